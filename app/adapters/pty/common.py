@@ -1,0 +1,274 @@
+"""Platform-independent building blocks shared by the PTY adapters.
+
+`posix.py` (ptyprocess) uses them today; a `windows.py` (pywinpty) sibling can reuse the same
+pieces: the child environment, the scrollback ring, the flow-control gate and the ordered input
+queue. Nothing here touches a file descriptor or a process.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+
+log = logging.getLogger(__name__)
+
+#: `on_output(session_id, text)`: decoded PTY output (str, never a split character).
+OutputSink = Callable[[str, str], None]
+#: `on_exit(session_id, exit_code)`: called once per session after its output ended.
+ExitSink = Callable[[str, int], None]
+
+#: Scrollback kept per session, in characters (~1 MiB of mostly-ASCII text).
+SCROLLBACK_CHARS = 1024 * 1024
+#: Flow control (SPEC §5, VS Code's constants), in characters: stop reading above HIGH_WATER
+#: unacknowledged characters, resume below LOW_WATER.
+HIGH_WATER_CHARS = 100_000
+LOW_WATER_CHARS = 5_000
+#: An input sequence gap older than this is skipped so input is never stuck forever (ms).
+SEQ_GAP_TIMEOUT_MS = 1_000
+#: Bytes per `read` of the PTY master.
+READ_CHUNK_BYTES = 65_536
+
+TERM = "xterm-256color"
+COLORTERM = "truecolor"
+
+
+def build_child_env(
+    base: Mapping[str, str],
+    extra: Mapping[str, str],
+    *,
+    frozen: bool | None = None,
+) -> dict[str, str]:
+    """Return the environment of a PTY child: `base` (the user's), then `extra`, then TERM.
+
+    In a PyInstaller/AppImage bundle the bootloader prepends its own library dir to
+    `LD_LIBRARY_PATH` and keeps the user's value in `LD_LIBRARY_PATH_ORIG`; the child gets the
+    user's value back (or no `LD_LIBRARY_PATH` at all when the bundle set it from nothing,
+    i.e. `frozen` and no `_ORIG`). `frozen` defaults to `sys.frozen`. `TERM=xterm-256color` and
+    `COLORTERM=truecolor` are always set (xterm.js renders the output).
+    """
+    if frozen is None:
+        frozen = bool(getattr(sys, "frozen", False))
+    env = dict(base)
+    orig = env.pop("LD_LIBRARY_PATH_ORIG", None)
+    if orig is not None:
+        if orig:
+            env["LD_LIBRARY_PATH"] = orig
+        else:
+            env.pop("LD_LIBRARY_PATH", None)
+    elif frozen:
+        env.pop("LD_LIBRARY_PATH", None)
+    env.update(extra)
+    env["TERM"] = TERM
+    env["COLORTERM"] = COLORTERM
+    return env
+
+
+def user_environ() -> dict[str, str]:
+    """A copy of this process's environment (the user's, modulo the bundle's changes)."""
+    return dict(os.environ)
+
+
+class ScrollbackRing:
+    """A bounded buffer of the most recent decoded output of one session.
+
+    Holds at most `max_chars` characters; when trimming, the cut is moved forward to the next
+    line boundary if one is within `line_slack_chars`, so a repaint rarely starts mid-line.
+    Not thread-safe: the caller holds its own lock.
+    """
+
+    def __init__(self, max_chars: int = SCROLLBACK_CHARS, line_slack_chars: int = 4096) -> None:
+        if max_chars <= 0:
+            raise ValueError("max_chars must be > 0")
+        self._max = max_chars
+        self._slack = line_slack_chars
+        self._chunks: collections.deque[str] = collections.deque()
+        self._size = 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    def append(self, text: str) -> None:
+        """Append `text` and trim the oldest characters beyond the bound."""
+        if not text:
+            return
+        self._chunks.append(text)
+        self._size += len(text)
+        while self._size > self._max:
+            excess = self._size - self._max
+            first = self._chunks[0]
+            if len(first) <= excess:
+                self._chunks.popleft()
+                self._size -= len(first)
+                continue
+            cut = first.find("\n", excess, excess + self._slack)
+            cut = excess if cut < 0 else cut + 1
+            if cut >= len(first):
+                self._chunks.popleft()
+                self._size -= len(first)
+            else:
+                self._chunks[0] = first[cut:]
+                self._size -= cut
+        if len(self._chunks) > 512:
+            self._compact()
+
+    def text(self) -> str:
+        """All retained text, oldest first."""
+        self._compact()
+        return self._chunks[0] if self._chunks else ""
+
+    def _compact(self) -> None:
+        if len(self._chunks) > 1:
+            joined = "".join(self._chunks)
+            self._chunks.clear()
+            self._chunks.append(joined)
+
+
+class FlowGate:
+    """Flow control of one session's reader (SPEC §5).
+
+    The reader calls `produced(chars)` after handing output to the sink and `wait_open()` before
+    each read; the UI calls `ack(chars)` as xterm.js consumes text. Above `high` unacknowledged
+    characters the gate closes; it reopens once they fall below `low`. While closed the reader
+    does not read, the kernel buffer fills and the producer blocks: real backpressure.
+    `bypass()` opens it for good (kill, exit, shutdown); `set_enabled(False)` stops counting
+    (a session nobody is watching, e.g. an agent detached to the background).
+    """
+
+    def __init__(self, high: int = HIGH_WATER_CHARS, low: int = LOW_WATER_CHARS) -> None:
+        if not 0 <= low < high:
+            raise ValueError("need 0 <= low < high")
+        self._high = high
+        self._low = low
+        self._cond = threading.Condition()
+        self._unacked = 0
+        self._paused = False
+        self._enabled = True
+        self._bypassed = False
+
+    @property
+    def unacked(self) -> int:
+        """Characters handed to the sink and not yet acknowledged."""
+        with self._cond:
+            return self._unacked
+
+    @property
+    def paused(self) -> bool:
+        with self._cond:
+            return self._paused
+
+    def produced(self, chars: int) -> None:
+        with self._cond:
+            if not self._enabled:
+                return
+            self._unacked += chars
+            if self._unacked > self._high:
+                self._paused = True
+
+    def ack(self, chars: int) -> None:
+        """Acknowledge `chars` characters consumed by the view (negative values are ignored)."""
+        if chars <= 0:
+            return
+        with self._cond:
+            self._unacked = max(0, self._unacked - chars)
+            if self._paused and self._unacked < self._low:
+                self._paused = False
+                self._cond.notify_all()
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Turn counting on or off; turning it off (or on) forgets the unacknowledged count."""
+        with self._cond:
+            self._enabled = enabled
+            self._unacked = 0
+            self._paused = False
+            self._cond.notify_all()
+
+    def bypass(self) -> None:
+        """Open the gate permanently (the reader must drain to EOF)."""
+        with self._cond:
+            self._bypassed = True
+            self._paused = False
+            self._cond.notify_all()
+
+    def wait_open(self, timeout_s: float) -> bool:
+        """Block up to `timeout_s` seconds while closed; return True when reading may go on."""
+        with self._cond:
+            if self._paused and not self._bypassed:
+                self._cond.wait(timeout_s)
+            return self._bypassed or not self._paused
+
+
+class OrderedInput:
+    """Reorders keystroke batches by their per-session `seq` (0, 1, 2, …).
+
+    `put(seq, data)` may be called from any thread in any order; `take()` (one writer thread)
+    blocks until the next chunk in sequence is available and returns all contiguous chunks
+    joined. A gap not filled within `gap_timeout_ms` is skipped. A `seq` older than the next
+    expected one (late after a skip, or a view that restarted its counter) is delivered at once
+    rather than dropped. `close()` makes `take()` return None.
+    """
+
+    def __init__(self, gap_timeout_ms: int = SEQ_GAP_TIMEOUT_MS) -> None:
+        self._cond = threading.Condition()
+        self._pending: dict[int, str] = {}
+        self._late: list[str] = []
+        self._next = 0
+        self._gap_since: float | None = None
+        self._gap_timeout_s = gap_timeout_ms / 1000.0
+        self._closed = False
+
+    def put(self, seq: int, data: str) -> None:
+        with self._cond:
+            if self._closed:
+                return
+            if seq < self._next:
+                self._late.append(data)
+            elif seq in self._pending:
+                self._pending[seq] += data
+            else:
+                self._pending[seq] = data
+            self._cond.notify_all()
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._pending.clear()
+            self._late.clear()
+            self._cond.notify_all()
+
+    def take(self) -> str | None:
+        """Next in-order data (str, possibly several chunks joined); None once closed."""
+        with self._cond:
+            while True:
+                if self._closed:
+                    return None
+                out: list[str] = []
+                if self._late:
+                    out.extend(self._late)
+                    self._late.clear()
+                if self._next in self._pending:
+                    self._gap_since = None
+                while self._next in self._pending:
+                    out.append(self._pending.pop(self._next))
+                    self._next += 1
+                if out:
+                    return "".join(out)
+                if not self._pending:
+                    self._gap_since = None
+                    self._cond.wait()
+                    continue
+                now = time.monotonic()
+                if self._gap_since is None:
+                    self._gap_since = now
+                left = self._gap_since + self._gap_timeout_s - now
+                if left <= 0:
+                    skipped_to = min(self._pending)
+                    log.warning("input seq gap %d..%d skipped", self._next, skipped_to - 1)
+                    self._next = skipped_to
+                    self._gap_since = None
+                    continue
+                self._cond.wait(left)

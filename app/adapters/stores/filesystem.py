@@ -1,0 +1,89 @@
+"""Local-disk implementation of the core's ``FileSystem`` port.
+
+Every write is atomic: the text goes to a temporary file in the same directory, is fsynced, then
+renamed over the target (``os.replace``), so a crash never leaves a half-written JSON file.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+from app.core.errors import NOT_WRITABLE, AppError
+
+
+class LocalFileSystem:
+    """``FileSystem`` over the local disk. Paths are absolute ``str`` paths."""
+
+    def read_text(self, path: str) -> str | None:
+        """Return the UTF-8 text of ``path``, or ``None`` when it does not exist.
+
+        Undecodable bytes are replaced (U+FFFD) rather than failing the whole project open.
+        """
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return f.read()
+        except FileNotFoundError:
+            return None
+        except IsADirectoryError:
+            return None
+
+    def write_text_atomic(self, path: str, text: str) -> None:
+        """Write ``text`` (UTF-8) to ``path`` via temp file + fsync + rename.
+
+        Raises ``AppError(NOT_WRITABLE)`` when the directory cannot be written.
+        """
+        directory = os.path.dirname(path) or "."
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=directory)
+        except OSError as exc:
+            raise AppError(NOT_WRITABLE, f"cannot write {path}: {exc.strerror}") from exc
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except OSError as exc:
+            _silent_unlink(tmp)
+            raise AppError(NOT_WRITABLE, f"cannot write {path}: {exc.strerror}") from exc
+
+    def make_dirs(self, path: str) -> None:
+        """Create ``path`` and its parents; raises ``AppError(NOT_WRITABLE)`` on failure."""
+        try:
+            os.makedirs(path, exist_ok=True)
+        except OSError as exc:
+            raise AppError(NOT_WRITABLE, f"cannot create {path}: {exc.strerror}") from exc
+
+    def exists(self, path: str) -> bool:
+        return os.path.exists(path)
+
+    def is_dir(self, path: str) -> bool:
+        return os.path.isdir(path)
+
+    def is_writable_dir(self, path: str) -> bool:
+        """True when ``path`` is an existing directory in which files can be created.
+
+        Probes by creating (and removing) a temporary file: ``os.access`` answers yes for root
+        even on immutable or read-only-mounted folders.
+        """
+        if not os.path.isdir(path):
+            return False
+        try:
+            fd, probe = tempfile.mkstemp(prefix=".idea-probe-", dir=path)
+        except OSError:
+            return False
+        os.close(fd)
+        _silent_unlink(probe)
+        return True
+
+    def remove_tree(self, path: str) -> None:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _silent_unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

@@ -1,0 +1,38 @@
+"""Command-line interface of ``python -m app`` (and of the packaged executable).
+
+``build_parser()`` is the single source of the subcommands, so tests and packaging can enumerate
+them. With no subcommand the window starts (``gui``).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from app import __version__
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser: global options plus one subparser per subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="idea", description="IdeA — a desktop IDE for people who work through AI coding agents"
+    )
+    parser.add_argument("--version", action="version", version=f"IdeA {__version__}")
+    _window_options(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    gui = sub.add_parser("gui", help="open the IdeA window (the default)")
+    _window_options(gui)
+    dev = sub.add_parser("dev", help="development mode: Vite dev server + Python restart on change")
+    _window_options(dev)
+    return parser
+
+
+def _window_options(parser: argparse.ArgumentParser) -> None:
+    default = argparse.SUPPRESS if parser.prog.endswith((" gui", " dev")) else None
+    parser.add_argument(
+        "--data-dir", metavar="DIR", default=default,
+        help="app data directory (default: $IDEA_DATA_DIR or the platform's user data dir)",
+    )
+    parser.add_argument(
+        "--project", metavar="DIR", action="append", default=default,
+        help="open (creating if needed) the project at DIR on start; may be repeated",
+    )

@@ -1,0 +1,1 @@
+"""Entities, value objects and pure operations (no I/O)."""

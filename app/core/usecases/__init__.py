@@ -1,0 +1,1 @@
+"""One class per user intention; each receives only the ports it uses."""

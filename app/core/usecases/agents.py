@@ -1,0 +1,105 @@
+"""Agents CRUD and persona files (SPEC C5). Personas live in `.ideai/agents/<slug>.md`."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from dataclasses import replace
+
+from app.core.domain.agents import AgentEntry, unique_md_path, validate_agent_name
+from app.core.domain.profiles import Profile
+from app.core.errors import AGENT_ALREADY_RUNNING, INVALID, AppError
+from app.core.ports import FileSystem, IdSource
+from app.core.usecases.project_files import persona_path, require_manifest, save_manifest
+from app.core.usecases.project_state import ProjectState
+
+
+def _check_profile(profile_id: str, profiles: Sequence[Profile]) -> None:
+    if not any(p.id == profile_id for p in profiles):
+        raise AppError(INVALID, f"unknown profile '{profile_id}'", {"field": "profileId"})
+
+
+class CreateAgent:
+    """Create an agent: persona file + manifest entry."""
+
+    def __init__(self, fs: FileSystem, ids: IdSource) -> None:
+        self._fs, self._ids = fs, ids
+
+    def execute(self, project: ProjectState, name: str, persona: str, profile_id: str,
+                profiles: Sequence[Profile]) -> AgentEntry:
+        """Write `agents/<slug>.md` then `agents.json`; return the new entry.
+
+        Raises `INVALID` (empty/duplicate name, unknown profile), `CORRUPT_FILE`
+        (`agents.json` unreadable), `NOT_WRITABLE`.
+        """
+        manifest = require_manifest(project)
+        clean = validate_agent_name(name, manifest)
+        _check_profile(profile_id, profiles)
+        md_path = unique_md_path(clean, (a.md_path for a in manifest.agents))
+        entry = AgentEntry(agent_id=self._ids.new_id(), name=clean, md_path=md_path,
+                           profile_id=profile_id, skills=())
+        persona_file = persona_path(project, entry)
+        self._fs.make_dirs(posixpath.dirname(persona_file))
+        self._fs.write_text_atomic(persona_file, persona)
+        save_manifest(self._fs, project, manifest.with_agent(entry))
+        return entry
+
+
+class UpdateAgent:
+    """Rename an agent, change its profile and/or rewrite its persona."""
+
+    def __init__(self, fs: FileSystem) -> None:
+        self._fs = fs
+
+    def execute(self, project: ProjectState, agent_id: str, profiles: Sequence[Profile],
+                name: str | None = None, persona: str | None = None,
+                profile_id: str | None = None) -> AgentEntry:
+        """Apply the given changes (`None` = unchanged); the persona file keeps its path.
+
+        Raises `NOT_FOUND`, `INVALID`, `CORRUPT_FILE`, `NOT_WRITABLE`.
+        """
+        manifest = require_manifest(project)
+        entry = manifest.get(agent_id)
+        if name is not None:
+            entry = replace(entry, name=validate_agent_name(name, manifest, exclude_id=agent_id))
+        if profile_id is not None:
+            _check_profile(profile_id, profiles)
+            entry = replace(entry, profile_id=profile_id)
+        if persona is not None:
+            persona_file = persona_path(project, entry)
+            self._fs.make_dirs(posixpath.dirname(persona_file))
+            self._fs.write_text_atomic(persona_file, persona)
+        save_manifest(self._fs, project, manifest.with_agent(entry))
+        return entry
+
+
+class DeleteAgent:
+    """Remove an agent from the manifest and its run dir; the persona `.md` is kept."""
+
+    def __init__(self, fs: FileSystem) -> None:
+        self._fs = fs
+
+    def execute(self, project: ProjectState, agent_id: str) -> None:
+        """Raises `NOT_FOUND`, `AGENT_ALREADY_RUNNING` (stop it first, details `{nodeId,
+        sessionId}`), `CORRUPT_FILE`, `NOT_WRITABLE`."""
+        manifest = require_manifest(project)
+        updated = manifest.without(agent_id)
+        if agent_id in project.live_agents:
+            session_id, node_id = project.live_agents[agent_id]
+            raise AppError(AGENT_ALREADY_RUNNING, "stop the agent before deleting it",
+                           {"nodeId": node_id, "sessionId": session_id})
+        save_manifest(self._fs, project, updated)
+        self._fs.remove_tree(project.path("run", agent_id))
+
+
+class ReadPersona:
+    """The persona Markdown of an agent."""
+
+    def __init__(self, fs: FileSystem) -> None:
+        self._fs = fs
+
+    def execute(self, project: ProjectState, agent_id: str) -> str:
+        """Text of the agent's `.md` (`""` when the file is missing); raises NOT_FOUND,
+        CORRUPT_FILE."""
+        entry = require_manifest(project).get(agent_id)
+        return self._fs.read_text(persona_path(project, entry)) or ""

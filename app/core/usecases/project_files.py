@@ -1,0 +1,142 @@
+"""Reading and writing the files of `.ideai/` for the use cases.
+
+A file that fails to parse becomes a `Problem`; its part of the state is `None` and it is
+never written again in this session (`AppError(CORRUPT_FILE)` instead).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from app.core.domain import jsonshape as js
+from app.core.domain.agents import AgentEntry, AgentManifest
+from app.core.domain.layout import LayoutDoc, default_layout_doc
+from app.core.domain.layout_ops import assign
+from app.core.domain.layout_rules import validate_doc
+from app.core.domain.project import ProjectMeta
+from app.core.errors import CORRUPT_FILE, INVALID, AppError
+from app.core.ports import FileSystem
+from app.core.usecases.project_state import (
+    AGENTS_FILE,
+    LAYOUTS_FILE,
+    PROJECT_FILE,
+    Problem,
+    ProjectState,
+    clean_root,
+    ideai_path,
+    root_basename,
+)
+
+T = TypeVar("T")
+
+
+def read_json(fs: FileSystem, path: str, decode: Callable[[Any], T]) -> T | None:
+    """Decode the JSON file `path` with `decode`; `None` when missing.
+
+    Raises `AppError(INVALID)` with the parser's message when the text or shape is wrong.
+    """
+    text = fs.read_text(path)
+    if text is None:
+        return None
+    return decode(js.parse_json(text, path))
+
+
+def _load_part(fs: FileSystem, path: str, decode: Callable[[Any], T],
+               problems: list[Problem]) -> tuple[T | None, bool]:
+    """Return `(value, ok)`; on a parse/shape error append a problem and return `(None, False)`."""
+    try:
+        return read_json(fs, path, decode), True
+    except AppError as exc:
+        if exc.code != INVALID:
+            raise
+        problems.append(Problem(path, exc.message))
+        return None, False
+
+
+def _decode_layouts(value: Any) -> LayoutDoc:
+    doc = LayoutDoc.from_json(value)
+    validate_doc(doc)
+    return doc
+
+
+def load_project(fs: FileSystem, root: str, new_id: Callable[[], str]) -> ProjectState:
+    """Load `<root>/.ideai/` into a fresh `ProjectState` (writes nothing).
+
+    Missing `agents.json` → empty manifest; missing `layouts.json` → default doc (written on the
+    first edit); a corrupt file → `None` + a problem.
+    """
+    root = clean_root(root)
+    problems: list[Problem] = []
+    meta, _ = _load_part(fs, ideai_path(root, PROJECT_FILE), ProjectMeta.from_json, problems)
+    manifest, ok_agents = _load_part(fs, ideai_path(root, AGENTS_FILE),
+                                     AgentManifest.from_json, problems)
+    layouts, ok_layouts = _load_part(fs, ideai_path(root, LAYOUTS_FILE), _decode_layouts,
+                                     problems)
+    if manifest is None and ok_agents:
+        manifest = AgentManifest()
+    if layouts is None and ok_layouts:
+        layouts = default_layout_doc(new_id)
+    name = meta.name if meta is not None and meta.name else root_basename(root)
+    return ProjectState(root, name, meta, manifest, layouts, problems)
+
+
+def _corrupt(state: ProjectState, file: str) -> AppError:
+    path = state.path(file)
+    return AppError(CORRUPT_FILE, f"{path} could not be read and is left untouched",
+                    {"file": path})
+
+
+def require_manifest(state: ProjectState) -> AgentManifest:
+    """The loaded manifest; raises `AppError(CORRUPT_FILE)` when `agents.json` is corrupt."""
+    if state.manifest is None:
+        raise _corrupt(state, AGENTS_FILE)
+    return state.manifest
+
+
+def require_layouts(state: ProjectState) -> LayoutDoc:
+    """The loaded layouts; raises `AppError(CORRUPT_FILE)` when `layouts.json` is corrupt."""
+    if state.layouts is None:
+        raise _corrupt(state, LAYOUTS_FILE)
+    return state.layouts
+
+
+def save_manifest(fs: FileSystem, state: ProjectState, manifest: AgentManifest) -> None:
+    """Write `agents.json` atomically, then update `state`; CORRUPT_FILE / NOT_WRITABLE."""
+    require_manifest(state)
+    fs.write_text_atomic(state.path(AGENTS_FILE), js.dump_json(manifest.to_json()))
+    state.manifest = manifest
+
+
+def save_layouts(fs: FileSystem, state: ProjectState, doc: LayoutDoc, record: bool) -> LayoutDoc:
+    """Validate and write `layouts.json` atomically, then update `state` (and the undo history
+    when `record`). Raises INVALID, CORRUPT_FILE or NOT_WRITABLE; returns `doc`."""
+    before = require_layouts(state)
+    validate_doc(doc)
+    fs.write_text_atomic(state.path(LAYOUTS_FILE), js.dump_json(doc.to_json()))
+    if record:
+        state.history = state.history.record(before)
+    state.layouts = doc
+    return doc
+
+
+def show_in_cell(fs: FileSystem, state: ProjectState, node_id: str, session_id: str,
+                 agent_id: str | None = None) -> LayoutDoc:
+    """Make leaf `node_id` of the active layout show `session_id` (and `agent_id`, marked
+    `agentWasRunning`) and persist it without an undo step. Raises NOT_FOUND, INVALID,
+    CORRUPT_FILE, NOT_WRITABLE."""
+    doc = require_layouts(state)
+    root = assign(doc.active.root, node_id, session_id, agent_id, agent_was_running=True)
+    return save_layouts(fs, state, doc.with_active_root(root), record=False)
+
+
+def persona_path(state: ProjectState, entry: AgentEntry) -> str:
+    """Absolute path of the agent's persona (`md_path` is relative to `.ideai/`).
+
+    Raises `AppError(INVALID)` when `md_path` would leave `.ideai/`.
+    """
+    rel = posixpath.normpath(entry.md_path.replace("\\", "/"))
+    if rel.startswith(("/", "..")):
+        raise AppError(INVALID, f"persona path escapes .ideai/: {entry.md_path}")
+    return state.path(*rel.split("/"))

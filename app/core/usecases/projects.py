@@ -1,0 +1,85 @@
+"""Create and open projects (SPEC C1)."""
+
+from __future__ import annotations
+
+from app.core.domain import jsonshape as js
+from app.core.domain.agents import AgentManifest
+from app.core.domain.layout import default_layout_doc
+from app.core.domain.project import ProjectMeta
+from app.core.errors import ALREADY_EXISTS, NOT_FOUND, NOT_WRITABLE, AppError
+from app.core.ports import Clock, FileSystem, IdSource
+from app.core.usecases.project_files import load_project
+from app.core.usecases.project_state import (
+    AGENTS_FILE,
+    CONTEXT_FILE,
+    LAYOUTS_FILE,
+    PROJECT_FILE,
+    ProjectState,
+    clean_root,
+    ideai_path,
+    root_basename,
+)
+from app.core.usecases.recent_projects import record_recent
+
+
+class CreateProject:
+    """Initialise `<root>/.ideai/` (or open it when it already exists) and record it as recent."""
+
+    def __init__(self, fs: FileSystem, ids: IdSource, clock: Clock) -> None:
+        self._fs, self._ids, self._clock = fs, ids, clock
+
+    def execute(self, data_dir: str, root: str, name: str | None = None) -> ProjectState:
+        """Create the project at absolute `root`; `name` defaults to the folder name.
+
+        Writes `project.json`, `agents.json` (`{"version":1,"agents":[]}`), `layouts.json`
+        (default doc) and an empty `CONTEXT.md`. Raises `NOT_WRITABLE` when `root` is not an
+        existing writable folder (nothing created), `ALREADY_EXISTS` when `.ideai` is a file.
+        """
+        root = clean_root(root)
+        fs = self._fs
+        if not fs.is_writable_dir(root):
+            raise AppError(NOT_WRITABLE, f"folder is not writable: {root}", {"root": root})
+        ideai = ideai_path(root)
+        if fs.exists(ideai) and not fs.is_dir(ideai):
+            raise AppError(ALREADY_EXISTS, f"{ideai} exists and is not a folder", {"root": root})
+        if not fs.is_dir(ideai):
+            fs.make_dirs(ideai)
+            meta = ProjectMeta(name=(name or "").strip() or root_basename(root))
+            files = {
+                PROJECT_FILE: js.dump_json(meta.to_json()),
+                AGENTS_FILE: js.dump_json(AgentManifest().to_json()),
+                LAYOUTS_FILE: js.dump_json(default_layout_doc(self._ids.new_id).to_json()),
+                CONTEXT_FILE: "",
+            }
+            for file, text in files.items():
+                fs.write_text_atomic(ideai_path(root, file), text)
+        state = load_project(fs, root, self._ids.new_id)
+        record_recent(fs, data_dir, root, state.name, self._clock.now_ms())
+        return state
+
+
+class OpenProject:
+    """Open an existing project (also one created by the original IdeA)."""
+
+    def __init__(self, fs: FileSystem, ids: IdSource, clock: Clock) -> None:
+        self._fs, self._ids, self._clock = fs, ids, clock
+
+    def execute(self, data_dir: str, root: str, create_if_missing: bool = False) -> ProjectState:
+        """Load `<root>/.ideai/`; corrupt files become `state.problems` (never rewritten).
+
+        With `create_if_missing` (command line `--project DIR`) a missing folder or `.ideai/`
+        is created as by `CreateProject`. Raises `NOT_FOUND` when `root` or `.ideai/` is
+        missing, `NOT_WRITABLE` when creation fails.
+        """
+        root = clean_root(root)
+        if not self._fs.is_dir(ideai_path(root)):
+            if not create_if_missing:
+                missing = root if not self._fs.is_dir(root) else ideai_path(root)
+                raise AppError(NOT_FOUND, f"not an IdeA project: {missing} is missing",
+                               {"root": root})
+            if not self._fs.is_dir(root):
+                self._fs.make_dirs(root)
+            return CreateProject(self._fs, self._ids, self._clock).execute(data_dir, root)
+        state = load_project(self._fs, root, self._ids.new_id)
+        record_recent(self._fs, data_dir, root, state.name, self._clock.now_ms())
+        return state

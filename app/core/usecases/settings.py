@@ -1,0 +1,53 @@
+"""App settings (`<data_dir>/settings.json`)."""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import replace
+
+from app.core.domain import jsonshape as js
+from app.core.domain.project import Settings
+from app.core.errors import CORRUPT_FILE, AppError
+from app.core.ports import FileSystem
+
+SETTINGS_FILE = "settings.json"
+
+
+def _read(fs: FileSystem, data_dir: str) -> Settings:
+    path = posixpath.join(data_dir, SETTINGS_FILE)
+    text = fs.read_text(path)
+    if text is None:
+        return Settings()
+    try:
+        return Settings.from_json(js.parse_json(text, path))
+    except AppError as exc:
+        raise AppError(CORRUPT_FILE, exc.message, {"file": path}) from exc
+
+
+class LoadSettings:
+    """Read the app settings."""
+
+    def __init__(self, fs: FileSystem) -> None:
+        self._fs = fs
+
+    def execute(self, data_dir: str) -> Settings:
+        """Settings from the file (defaults when missing); raises `AppError(CORRUPT_FILE)`."""
+        return _read(self._fs, data_dir)
+
+
+class MarkFirstRunDone:
+    """Record that the first-run wizard was completed."""
+
+    def __init__(self, fs: FileSystem) -> None:
+        self._fs = fs
+
+    def execute(self, data_dir: str) -> Settings:
+        """Set `firstRunDone` (unknown keys kept) and return the settings written.
+
+        Raises `CORRUPT_FILE` (the unreadable file is not overwritten), `NOT_WRITABLE`.
+        """
+        settings = replace(_read(self._fs, data_dir), first_run_done=True)
+        self._fs.make_dirs(data_dir)
+        self._fs.write_text_atomic(posixpath.join(data_dir, SETTINGS_FILE),
+                                   js.dump_json(settings.to_json()))
+        return settings

@@ -1,0 +1,306 @@
+"""Integration tests of `PtyProcessHost` on real PTYs (POSIX only).
+
+Deadlines in the polling loops are generous; nothing asserts a duration.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+if sys.platform == "win32":  # pragma: no cover
+    pytest.skip("POSIX PTY adapter", allow_module_level=True)
+
+from app.adapters.pty.common import build_child_env
+from app.adapters.pty.posix import PtyProcessHost
+from app.core.domain.sessions import SpawnSpec
+from app.core.errors import COMMAND_NOT_FOUND, NOT_FOUND, AppError
+
+pytestmark = pytest.mark.timeout(120)
+
+DEADLINE_S = 20.0
+
+
+class Recorder:
+    """Collects the host's callbacks per session."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.output: dict[str, list[str]] = {}
+        self.chars: dict[str, int] = {}
+        self.exits: dict[str, int] = {}
+        self.exit_calls = 0
+        self.auto_ack: PtyProcessHost | None = None
+
+    def on_output(self, sid: str, text: str) -> None:
+        with self.lock:
+            self.output.setdefault(sid, []).append(text)
+            self.chars[sid] = self.chars.get(sid, 0) + len(text)
+        if self.auto_ack is not None:
+            self.auto_ack.ack(sid, len(text))
+
+    def on_exit(self, sid: str, code: int) -> None:
+        with self.lock:
+            self.exits[sid] = code
+            self.exit_calls += 1
+
+    def text(self, sid: str) -> str:
+        with self.lock:
+            return "".join(self.output.get(sid, []))
+
+    def count(self, sid: str) -> int:
+        with self.lock:
+            return self.chars.get(sid, 0)
+
+
+def wait_until(pred: Callable[[], bool], deadline_s: float = DEADLINE_S) -> bool:
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.02)
+    return pred()
+
+
+def wait_stable(get: Callable[[], int], quiet_s: float = 0.5, deadline_s: float = DEADLINE_S) -> int:
+    """Wait until `get()` stops changing for `quiet_s` seconds; return the value."""
+    end = time.monotonic() + deadline_s
+    last = get()
+    while time.monotonic() < end:
+        time.sleep(quiet_s)
+        now = get()
+        if now == last:
+            return now
+        last = now
+    raise AssertionError("value never settled")
+
+
+@pytest.fixture
+def rec() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+def host(rec: Recorder) -> Iterator[PtyProcessHost]:
+    h = PtyProcessHost(rec.on_output, rec.on_exit, kill_grace_ms=500)
+    yield h
+    h.close_all(timeout_ms=1000)
+
+
+def spec(command: str, *args: str, cwd: str = "/", sid: str = "", cols: int = 80,
+         rows: int = 24, env: dict[str, str] | None = None) -> SpawnSpec:
+    return SpawnSpec(command=command, args=list(args), cwd=cwd, env=env or {}, cols=cols,
+                     rows=rows, session_id=sid)
+
+
+def test_echo_round_trip(host: PtyProcessHost, rec: Recorder) -> None:
+    sid = host.spawn(spec("cat", sid="echo-1"))
+    assert sid == "echo-1"
+    assert host.is_alive(sid)
+    host.write(sid, 0, "hello pty\n")
+    # once echoed by the line discipline, once printed by cat
+    assert wait_until(lambda: rec.text(sid).count("hello pty") >= 2), rec.text(sid)
+    assert "hello pty" in host.scrollback(sid)
+    host.kill(sid)
+    assert wait_until(lambda: sid in rec.exits)
+    assert not host.is_alive(sid)
+
+
+def test_spawn_generates_session_id_and_uses_cwd(host: PtyProcessHost, rec: Recorder,
+                                                 tmp_path) -> None:
+    sid = host.spawn(spec("pwd", cwd=str(tmp_path)))
+    assert sid
+    assert wait_until(lambda: sid in rec.exits)
+    assert str(tmp_path) in rec.text(sid)
+
+
+def test_multibyte_split_across_reads_decodes_intact(host: PtyProcessHost, rec: Recorder) -> None:
+    unit = "é€😀"
+    child = (
+        "import sys, time\n"
+        f"data = ({unit!r} * 40).encode('utf-8')\n"
+        "out = sys.stdout.buffer\n"
+        "for i, b in enumerate(data):\n"
+        "    out.write(bytes([b])); out.flush()\n"
+        "    if i % 3 == 1: time.sleep(0.001)\n"
+        "out.write(b'<END>'); out.flush()\n"
+    )
+    sid = host.spawn(spec(sys.executable, "-c", child))
+    assert wait_until(lambda: sid in rec.exits)
+    text = rec.text(sid)
+    assert "<END>" in text
+    assert "\ufffd" not in text
+    assert unit * 40 in text
+    # the bytes did arrive in several reads, so some split points fell mid-character
+    assert len(rec.output[sid]) > 1
+
+
+def test_resize_changes_stty_size(host: PtyProcessHost, rec: Recorder) -> None:
+    sid = host.spawn(spec("sh", "-c", "stty size; read x; stty size; read y", cols=80, rows=24))
+    assert wait_until(lambda: "24 80" in rec.text(sid)), rec.text(sid)
+    host.resize(sid, cols=100, rows=30)
+    host.write(sid, 0, "\n")
+    assert wait_until(lambda: "30 100" in rec.text(sid)), rec.text(sid)
+    host.write(sid, 1, "\n")
+    assert wait_until(lambda: sid in rec.exits)
+
+
+def test_flood_without_ack_stalls_then_resumes_after_ack(host: PtyProcessHost,
+                                                         rec: Recorder) -> None:
+    sid = host.spawn(spec("yes"))
+    assert wait_until(lambda: rec.count(sid) > 100_000)
+    stalled = wait_stable(lambda: rec.count(sid))
+    # the reader stops above the high-water mark; one last read is at most 64 KiB
+    assert 100_000 < stalled <= 100_000 + 65_536
+    assert host.is_alive(sid)
+    host.ack(sid, stalled)
+    assert wait_until(lambda: rec.count(sid) > stalled)
+    stalled_again = wait_stable(lambda: rec.count(sid))
+    assert stalled_again <= stalled + 100_000 + 65_536
+    host.kill(sid)
+    assert wait_until(lambda: sid in rec.exits)
+
+
+def test_ctrl_c_stops_a_flood(host: PtyProcessHost, rec: Recorder) -> None:
+    rec.auto_ack = host  # the "view" consumes everything as fast as it arrives
+    sid = host.spawn(spec("yes"))
+    assert wait_until(lambda: rec.count(sid) > 500_000)
+    host.write(sid, 0, "\x03")
+    assert wait_until(lambda: sid in rec.exits)
+    assert rec.exits[sid] == 128 + 2  # SIGINT
+    assert host.exit_code(sid) == 130
+
+
+def test_ctrl_c_stops_a_flood_while_reader_is_paused(host: PtyProcessHost,
+                                                     rec: Recorder) -> None:
+    sid = host.spawn(spec("yes"))
+    assert wait_until(lambda: rec.count(sid) > 100_000)
+    host.write(sid, 0, "\x03")
+    assert wait_until(lambda: sid in rec.exits)
+    assert rec.exits[sid] == 130
+
+
+def test_out_of_order_writes_are_applied_in_seq_order(host: PtyProcessHost,
+                                                      rec: Recorder) -> None:
+    sid = host.spawn(spec("cat"))
+    barrier = threading.Barrier(5)
+
+    def send(seq: int, data: str) -> None:
+        barrier.wait()
+        host.write(sid, seq, data)
+
+    chunks = [(3, "d"), (1, "b"), (4, "e\n"), (0, "a"), (2, "c")]
+    threads = [threading.Thread(target=send, args=c) for c in chunks]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wait_until(lambda: rec.text(sid).count("abcde") >= 2), rec.text(sid)
+    # later writes continue the sequence; a held seq waits for the gap to fill
+    host.write(sid, 6, "g\n")
+    host.write(sid, 5, "f")
+    assert wait_until(lambda: rec.text(sid).count("fg") >= 2), rec.text(sid)
+
+
+def test_seq_gap_is_skipped_eventually(host: PtyProcessHost, rec: Recorder) -> None:
+    sid = host.spawn(spec("cat"))
+    host.write(sid, 1, "after-gap\n")  # seq 0 never comes
+    assert wait_until(lambda: rec.text(sid).count("after-gap") >= 2), rec.text(sid)
+
+
+def test_missing_command_raises_command_not_found(host: PtyProcessHost) -> None:
+    with pytest.raises(AppError) as err:
+        host.spawn(spec("idea-no-such-command-xyz"))
+    assert err.value.code == COMMAND_NOT_FOUND
+    assert err.value.message == "command not found: idea-no-such-command-xyz"
+
+
+def test_missing_cwd_raises_not_found(host: PtyProcessHost, tmp_path) -> None:
+    with pytest.raises(AppError) as err:
+        host.spawn(spec("cat", cwd=str(tmp_path / "nope")))
+    assert err.value.code == NOT_FOUND
+
+
+def test_unknown_session_raises_not_found(host: PtyProcessHost) -> None:
+    with pytest.raises(AppError) as err:
+        host.write("nope", 0, "x")
+    assert err.value.code == NOT_FOUND
+    assert not host.is_alive("nope")
+    host.ack("nope", 10)  # ignored
+
+
+def test_exit_code_is_reported(host: PtyProcessHost, rec: Recorder) -> None:
+    sid = host.spawn(spec("sh", "-c", "echo bye; exit 7"))
+    assert wait_until(lambda: sid in rec.exits)
+    assert rec.exits[sid] == 7
+    assert rec.exit_calls == 1
+    assert host.exit_code(sid) == 7
+    assert not host.is_alive(sid)
+    assert "bye" in host.scrollback(sid)
+    host.write(sid, 0, "ignored\n")  # input to an ended session is dropped
+    host.forget(sid)
+    assert sid not in host.session_ids()
+
+
+def test_kill_escalates_to_sigkill(host: PtyProcessHost, rec: Recorder) -> None:
+    sid = host.spawn(spec("sh", "-c", "trap '' HUP; echo ready; while :; do sleep 1; done"))
+    assert wait_until(lambda: "ready" in rec.text(sid))
+    host.kill(sid)
+    assert wait_until(lambda: sid in rec.exits)
+    assert rec.exits[sid] == 128 + 9
+
+
+def test_close_all_ends_every_session(host: PtyProcessHost, rec: Recorder) -> None:
+    ids = [host.spawn(spec("cat")) for _ in range(3)]
+    host.close_all(timeout_ms=1000)
+    assert all(i in rec.exits for i in ids)
+
+
+def test_ld_library_path_orig_is_restored_in_child(host: PtyProcessHost, rec: Recorder,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/bundle/_internal")
+    monkeypatch.setenv("LD_LIBRARY_PATH_ORIG", "/usr/local/userlib")
+    sid = host.spawn(spec(
+        "sh", "-c",
+        'echo "L=[$LD_LIBRARY_PATH] O=[${LD_LIBRARY_PATH_ORIG-unset}] T=[$TERM] C=[$COLORTERM]'
+        ' X=[$IDEA_X]"',
+        env={"IDEA_X": "42"},
+    ))
+    assert wait_until(lambda: sid in rec.exits)
+    text = rec.text(sid)
+    assert "L=[/usr/local/userlib]" in text
+    assert "O=[unset]" in text
+    assert "T=[xterm-256color]" in text
+    assert "C=[truecolor]" in text
+    assert "X=[42]" in text
+
+
+def test_build_child_env_drops_bundle_path_when_frozen_without_orig() -> None:
+    env = build_child_env({"LD_LIBRARY_PATH": "/bundle", "PATH": "/bin"}, {"A": "1"}, frozen=True)
+    assert "LD_LIBRARY_PATH" not in env
+    assert env["A"] == "1" and env["PATH"] == "/bin"
+    env = build_child_env({"LD_LIBRARY_PATH": "/user"}, {}, frozen=False)
+    assert env["LD_LIBRARY_PATH"] == "/user"
+    env = build_child_env({"LD_LIBRARY_PATH": "/bundle", "LD_LIBRARY_PATH_ORIG": ""}, {},
+                          frozen=True)
+    assert "LD_LIBRARY_PATH" not in env and "LD_LIBRARY_PATH_ORIG" not in env
+
+
+def test_scrollback_is_bounded_and_cut_at_a_line_boundary(rec: Recorder) -> None:
+    host = PtyProcessHost(rec.on_output, rec.on_exit, scrollback_chars=100_000)
+    rec.auto_ack = host
+    try:
+        child = "import sys\nfor i in range(20000): sys.stdout.write(f'line {i:06d}\\n')\n"
+        sid = host.spawn(spec(sys.executable, "-c", child))
+        assert wait_until(lambda: sid in rec.exits)
+        back = host.scrollback(sid)
+        assert len(back) <= 100_000
+        assert back.startswith("line ")
+        assert back.endswith("line 019999\r\n")
+        assert rec.text(sid).endswith(back)
+    finally:
+        host.close_all(timeout_ms=1000)

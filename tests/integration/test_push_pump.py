@@ -1,0 +1,192 @@
+"""`PushPump` with an injected fake `evaluate` (no window). Asserts on calls and contents,
+never on durations; the long `interval_ms` values make urgency the only early trigger."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from app.bridge.push import PUSH_FUNCTION, PushPump, encode_batch
+
+pytestmark = pytest.mark.timeout(60)
+
+LONG_MS = 60_000  # an interval no test waits for
+
+
+class FakeWindow:
+    def __init__(self, fail_first: bool = False) -> None:
+        self.lock = threading.Lock()
+        self.scripts: list[str] = []
+        self.fail_first = fail_first
+
+    def evaluate(self, script: str) -> object:
+        with self.lock:
+            self.scripts.append(script)
+            if self.fail_first and len(self.scripts) == 1:
+                raise RuntimeError("window not there")
+        return None
+
+    @property
+    def batches(self) -> list[dict[str, Any]]:
+        with self.lock:
+            scripts = list(self.scripts)
+        out = []
+        for s in scripts:
+            prefix = PUSH_FUNCTION + "("
+            assert s.startswith(prefix) and s.endswith(")")
+            out.append(json.loads(s[len(prefix):-1]))
+        return out
+
+    def calls(self) -> int:
+        with self.lock:
+            return len(self.scripts)
+
+    def output_of(self, sid: str) -> str:
+        return "".join(b["output"].get(sid, "") for b in self.batches)
+
+    def events(self) -> list[dict[str, Any]]:
+        return [e for b in self.batches for e in b["events"]]
+
+
+def wait_until(pred: Callable[[], bool], deadline_s: float = 20.0) -> bool:
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.01)
+    return pred()
+
+
+def test_queues_until_started_then_sends_one_batch() -> None:
+    win = FakeWindow()
+    pump = PushPump(win.evaluate, interval_ms=LONG_MS)
+    for i in range(100):
+        pump.add_output("s1", f"line {i}\r\n")
+    pump.add_output("s2", "prompt$ ")
+    pump.add_event({"type": "problem", "file": "a.json", "message": "bad"})
+    time.sleep(0.1)
+    assert win.calls() == 0  # the window is not ready
+    pump.start()
+    try:
+        assert wait_until(lambda: win.calls() >= 1)
+        time.sleep(0.1)
+        assert win.calls() == 1
+        batch = win.batches[0]
+        assert batch["output"]["s1"] == "".join(f"line {i}\r\n" for i in range(100))
+        assert batch["output"]["s2"] == "prompt$ "
+        assert batch["events"] == [{"type": "problem", "file": "a.json", "message": "bad"}]
+    finally:
+        pump.stop()
+
+
+def test_idle_output_is_flushed_immediately_busy_output_waits() -> None:
+    win = FakeWindow()
+    pump = PushPump(win.evaluate, interval_ms=LONG_MS)
+    pump.start()
+    try:
+        pump.add_output("s1", "a")  # idle terminal: immediate
+        assert wait_until(lambda: win.calls() == 1)
+        pump.add_output("s1", "b")  # s1 just produced output: waits for the interval
+        time.sleep(0.2)
+        assert win.calls() == 1
+        pump.add_output("s2", "echo")  # a quiet terminal's echo is not held back by s1
+        assert wait_until(lambda: win.calls() == 2)
+        assert win.batches[1]["output"] == {"s1": "b", "s2": "echo"}
+    finally:
+        pump.stop()
+
+
+def test_pending_threshold_flushes_before_the_interval() -> None:
+    win = FakeWindow()
+    pump = PushPump(win.evaluate, interval_ms=LONG_MS, flush_chars=1000, session_chars=10_000)
+    pump.start()
+    try:
+        pump.add_output("s1", "x")
+        assert wait_until(lambda: win.calls() == 1)
+        for _ in range(20):
+            pump.add_output("s1", "y" * 100)
+        assert wait_until(lambda: len(win.output_of("s1")) >= 1001)
+        assert win.output_of("s1").startswith("xy")
+    finally:
+        pump.stop()
+
+
+def test_per_session_fairness_caps_a_chatty_session() -> None:
+    win = FakeWindow()
+    pump = PushPump(win.evaluate, interval_ms=5, session_chars=64 * 1024)
+    chatty = "".join(chr(ord("a") + i % 26) for i in range(200_000))
+    pump.add_output("chatty", chatty)
+    pump.add_output("quiet", "$ ")
+    pump.start()
+    try:
+        assert wait_until(lambda: win.output_of("chatty") == chatty)
+        batches = win.batches
+        first = batches[0]["output"]
+        assert first["quiet"] == "$ "  # the quiet one is not behind the chatty one
+        assert len(first["chatty"]) == 64 * 1024
+        assert all(len(b["output"].get("chatty", "")) <= 64 * 1024 for b in batches)
+        assert len(batches) >= 4  # 200 000 chars in 64 KiB shares
+    finally:
+        pump.stop()
+
+
+def test_session_event_waits_for_that_sessions_output() -> None:
+    win = FakeWindow()
+    pump = PushPump(win.evaluate, interval_ms=5, session_chars=1000)
+    pump.add_output("s1", "z" * 2500)
+    pump.add_event({"type": "sessionExited", "sessionId": "s1", "exitCode": 0})
+    pump.start()
+    try:
+        assert wait_until(lambda: len(win.events()) == 1)
+        batches = win.batches
+        with_event = [i for i, b in enumerate(batches) if b["events"]]
+        assert with_event[0] >= 2  # 2500 chars at 1000 per batch take three batches
+        seen = "".join(b["output"].get("s1", "") for b in batches[: with_event[0] + 1])
+        assert seen == "z" * 2500  # all output went out no later than the exit event
+    finally:
+        pump.stop()
+
+
+def test_stop_with_flush_drains_and_later_adds_are_dropped() -> None:
+    win = FakeWindow()
+    pump = PushPump(win.evaluate, interval_ms=LONG_MS, session_chars=100)
+    pump.add_output("s1", "q" * 1000)
+    pump.start()
+    pump.stop(flush=True)
+    assert win.output_of("s1") == "q" * 1000
+    assert not pump.running
+    calls = win.calls()
+    pump.add_output("s1", "late")
+    pump.add_event({"type": "x"})
+    time.sleep(0.05)
+    assert win.calls() == calls
+
+
+def test_a_failing_evaluate_does_not_kill_the_pump() -> None:
+    win = FakeWindow(fail_first=True)
+    pump = PushPump(win.evaluate, interval_ms=LONG_MS)
+    pump.start()
+    try:
+        pump.add_output("s1", "one")
+        assert wait_until(lambda: win.calls() == 1)
+        pump.add_output("s2", "two")
+        assert wait_until(lambda: win.calls() == 2)
+        assert pump.running
+    finally:
+        pump.stop()
+
+
+def test_encode_batch_is_safe_to_embed() -> None:
+    text = "é€😀 a\u2028b\u2029c \x00 \"quote\" </script>"
+    encoded = encode_batch({"s1": text}, [{"type": "problem", "file": "bad\udcff", "message": "m"}])
+    assert "\u2028" not in encoded and "\u2029" not in encoded
+    assert "é€😀" in encoded  # not \u-escaped
+    decoded = json.loads(encoded)
+    assert decoded["output"]["s1"] == text
+    assert decoded["events"][0]["file"].startswith("bad")
+    encoded.encode("utf-8")  # no lone surrogates left

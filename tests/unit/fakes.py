@@ -1,0 +1,142 @@
+"""Hand-written fakes of the core ports (no I/O, no sleeps)."""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+from app.core.domain.sessions import SpawnSpec
+from app.core.errors import NOT_WRITABLE, AppError
+from app.core.events import DomainEvent
+
+
+class FakeFileSystem:
+    """In-memory files and dirs; `read_only` dirs (and their subtrees) refuse writes."""
+
+    def __init__(self, dirs: set[str] | None = None, read_only: set[str] | None = None) -> None:
+        self.files: dict[str, str] = {}
+        self.dirs: set[str] = {"/"} | set(dirs or set())
+        self.read_only: set[str] = set(read_only or set())
+        self.writes: list[str] = []
+        for d in list(self.dirs):
+            self._add_parents(d)
+
+    def _add_parents(self, path: str) -> None:
+        while path not in ("/", ""):
+            self.dirs.add(path)
+            path = posixpath.dirname(path)
+
+    def _locked(self, path: str) -> bool:
+        return any(path == ro or path.startswith(ro + "/") for ro in self.read_only)
+
+    def read_text(self, path: str) -> str | None:
+        return self.files.get(path)
+
+    def write_text_atomic(self, path: str, text: str) -> None:
+        parent = posixpath.dirname(path)
+        if self._locked(path) or parent not in self.dirs:
+            raise AppError(NOT_WRITABLE, f"cannot write {path}")
+        self.files[path] = text
+        self.writes.append(path)
+
+    def make_dirs(self, path: str) -> None:
+        if self._locked(path):
+            raise AppError(NOT_WRITABLE, f"cannot create {path}")
+        self._add_parents(path)
+
+    def exists(self, path: str) -> bool:
+        return path in self.files or path in self.dirs
+
+    def is_dir(self, path: str) -> bool:
+        return path in self.dirs
+
+    def is_writable_dir(self, path: str) -> bool:
+        return path in self.dirs and not self._locked(path)
+
+    def remove_tree(self, path: str) -> None:
+        self.files = {p: t for p, t in self.files.items()
+                      if p != path and not p.startswith(path + "/")}
+        self.dirs = {d for d in self.dirs if d != path and not d.startswith(path + "/")}
+
+
+class FakePtyHost:
+    """Records spawned specs; sessions stay alive until `exit()`/`kill()`."""
+
+    def __init__(self) -> None:
+        self.specs: list[SpawnSpec] = []
+        self.alive: set[str] = set()
+        self.killed: list[str] = []
+        self.writes: list[tuple[str, int, str]] = []
+
+    def spawn(self, spec: SpawnSpec) -> str:
+        self.specs.append(spec)
+        self.alive.add(spec.session_id)
+        return spec.session_id
+
+    def write(self, session_id: str, seq: int, data: str) -> None:
+        self.writes.append((session_id, seq, data))
+
+    def resize(self, session_id: str, cols: int, rows: int) -> None:
+        pass
+
+    def kill(self, session_id: str) -> None:
+        self.killed.append(session_id)
+        self.alive.discard(session_id)
+
+    def exit(self, session_id: str) -> None:
+        self.alive.discard(session_id)
+
+    def is_alive(self, session_id: str) -> bool:
+        return session_id in self.alive
+
+    def scrollback(self, session_id: str) -> str:
+        return ""
+
+
+@dataclass
+class FakeResolver:
+    """`which` answers from a fixed table of installed commands."""
+
+    installed: dict[str, str] = field(default_factory=dict)
+
+    def which(self, command: str) -> str | None:
+        return self.installed.get(command)
+
+
+@dataclass
+class FakeDetector:
+    """`detect` answers from a fixed table; records calls."""
+
+    versions: dict[str, str] = field(default_factory=dict)
+    calls: list[tuple[str, list[str], int]] = field(default_factory=list)
+
+    def detect(self, command: str, args: list[str], timeout_ms: int) -> str | None:
+        self.calls.append((command, args, timeout_ms))
+        return self.versions.get(command)
+
+
+@dataclass
+class FakeClock:
+    now: int = 1_700_000_000_000
+
+    def now_ms(self) -> int:
+        return self.now
+
+
+class SequentialIds:
+    """Ids `id-1`, `id-2`, … (deterministic)."""
+
+    def __init__(self, prefix: str = "id") -> None:
+        self.prefix, self.count = prefix, 0
+
+    def new_id(self) -> str:
+        self.count += 1
+        return f"{self.prefix}-{self.count}"
+
+
+@dataclass
+class FakeEventSink:
+    events: list[DomainEvent] = field(default_factory=list)
+
+    def publish(self, event: DomainEvent) -> None:
+        self.events.append(event)

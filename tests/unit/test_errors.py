@@ -1,0 +1,26 @@
+import pytest
+
+from app.core import errors
+from app.core.errors import AppError
+
+
+def test_to_json_has_code_message_details() -> None:
+    err = AppError(errors.AGENT_ALREADY_RUNNING, "busy", {"nodeId": "n1"})
+    assert err.to_json() == {"code": "AGENT_ALREADY_RUNNING", "message": "busy",
+                             "details": {"nodeId": "n1"}}
+    assert str(err) == "busy"
+
+
+def test_details_default_to_empty_dict() -> None:
+    assert AppError(errors.INVALID, "x").details == {}
+
+
+def test_all_contract_codes_exist() -> None:
+    assert errors.ERROR_CODES == {
+        "NOT_FOUND", "INVALID", "ALREADY_EXISTS", "NOT_WRITABLE", "CORRUPT_FILE",
+        "AGENT_ALREADY_RUNNING", "COMMAND_NOT_FOUND", "INTERNAL"}
+
+
+def test_unknown_code_is_refused() -> None:
+    with pytest.raises(ValueError):
+        AppError("NOPE", "x")

@@ -1,0 +1,117 @@
+import json
+from dataclasses import replace
+
+import pytest
+
+from app.core.domain.layout_nodes import find_leaf
+from app.core.domain.profiles import builtin_profiles
+from app.core.errors import AppError
+from app.core.usecases.agents import UpdateAgent
+from app.core.usecases.launch_agent import LaunchAgent
+from app.core.usecases.project_state import ProjectState, mark_exited
+from tests.unit import samples
+from tests.unit.fakes import FakeFileSystem, FakePtyHost, FakeResolver, SequentialIds
+from tests.unit.usecases.builders import ROOT, original_project
+
+PROFILES = builtin_profiles()
+NEIGHBOUR = "b9251e74-3bd5-43ee-90e5-e6bb87faab38"
+RUN = f"{ROOT}/.ideai/run/{samples.MAIN_ID}"
+
+
+def _setup() -> tuple[FakeFileSystem, SequentialIds, ProjectState, FakePtyHost, LaunchAgent]:
+    fs, ids, state = original_project()
+    pty = FakePtyHost()
+    resolver = FakeResolver({"claude": "/usr/bin/claude", "aider": "/usr/bin/aider"})
+    return fs, ids, state, pty, LaunchAgent(fs, pty, resolver, ids)
+
+
+def test_launch_writes_convention_file_and_spawns_in_run_dir() -> None:
+    fs, _, state, pty, launch = _setup()
+    result = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 120, 40, PROFILES)
+    assert not result.reattached
+    [spec] = pty.specs
+    assert spec.command == "/usr/bin/claude" and spec.cwd == RUN
+    assert spec.env == {"IDEA_AGENT_ID": samples.MAIN_ID, "IDEA_PROJECT_ROOT": ROOT}
+    text = fs.files[f"{RUN}/CLAUDE.md"]
+    assert "## Project root" in text and "Projet de démonstration." in text
+    assert "# Main — orchestrator" in text and "## Skills" not in text
+    assert state.live_agents[samples.MAIN_ID] == (result.session_id, samples.MAIN_LEAF)
+    assert state.layouts is not None
+    leaf = find_leaf(state.layouts.active.root, samples.MAIN_LEAF)
+    assert leaf is not None and leaf.session == result.session_id
+    assert leaf.agent == samples.MAIN_ID and leaf.agent_was_running
+    saved = json.loads(fs.files[f"{ROOT}/.ideai/layouts.json"])
+    assert saved["docFuture"] == {"a": [1, 2]}
+
+
+def test_flag_profile_passes_context_path() -> None:
+    fs, _, state, pty, launch = _setup()
+    UpdateAgent(fs).execute(state, samples.GIT_ID, PROFILES, profile_id="aider")
+    launch.execute(state, samples.GIT_ID, NEIGHBOUR, 80, 24, PROFILES)
+    run = f"{ROOT}/.ideai/run/{samples.GIT_ID}"
+    assert pty.specs[0].args == ["--read", f"{run}/CONVENTIONS.md"]
+    assert f"{run}/CONVENTIONS.md" in fs.files
+
+
+def test_already_running_on_another_cell() -> None:
+    _, _, state, _, launch = _setup()
+    first = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
+    with pytest.raises(AppError) as err:
+        launch.execute(state, samples.MAIN_ID, NEIGHBOUR, 80, 24, PROFILES)
+    assert err.value.code == "AGENT_ALREADY_RUNNING"
+    assert err.value.details == {"nodeId": samples.MAIN_LEAF, "sessionId": first.session_id}
+
+
+def test_same_cell_reattaches() -> None:
+    _, _, state, pty, launch = _setup()
+    first = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
+    again = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
+    assert again.reattached and again.session_id == first.session_id and len(pty.specs) == 1
+
+
+def test_exited_session_frees_the_agent() -> None:
+    _, _, state, pty, launch = _setup()
+    first = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
+    pty.exit(first.session_id)
+    assert mark_exited(state, first.session_id) == samples.MAIN_ID
+    assert mark_exited(state, first.session_id) is None
+    second = launch.execute(state, samples.MAIN_ID, NEIGHBOUR, 80, 24, PROFILES)
+    assert not second.reattached and len(pty.specs) == 2
+
+
+def test_dead_session_is_relaunched_even_without_mark_exited() -> None:
+    _, _, state, pty, launch = _setup()
+    first = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
+    pty.exit(first.session_id)
+    assert not launch.execute(state, samples.MAIN_ID, NEIGHBOUR, 80, 24, PROFILES).reattached
+
+
+def test_missing_command_is_command_not_found_and_creates_nothing() -> None:
+    fs, ids, state = original_project()
+    pty = FakePtyHost()
+    launch = LaunchAgent(fs, pty, FakeResolver({}), ids)
+    with pytest.raises(AppError) as err:
+        launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
+    assert err.value.code == "COMMAND_NOT_FOUND"
+    assert err.value.message == "command not found: claude"
+    assert pty.specs == [] and not fs.exists(RUN) and state.live_agents == {}
+
+
+def test_unknown_profile_and_agent() -> None:
+    _, _, state, _, launch = _setup()
+    with pytest.raises(AppError) as err:
+        launch.execute(state, samples.GIT_ID, NEIGHBOUR, 80, 24, PROFILES)
+    assert err.value.code == "INVALID"
+    with pytest.raises(AppError) as err:
+        launch.execute(state, "nobody", NEIGHBOUR, 80, 24, PROFILES)
+    assert err.value.code == "NOT_FOUND"
+
+
+def test_skills_are_injected() -> None:
+    fs, _, state, _, launch = _setup()
+    assert state.manifest is not None
+    main = replace(state.manifest.get(samples.MAIN_ID), skills=("tdd",))
+    state.manifest = state.manifest.with_agent(main)
+    fs.files[f"{ROOT}/.ideai/skills/tdd.md"] = "Write the test first."
+    launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
+    assert "### tdd\n\nWrite the test first." in fs.files[f"{RUN}/CLAUDE.md"]

@@ -1,0 +1,127 @@
+import json
+
+import pytest
+
+from app.core.domain.layout_nodes import Leaf
+from app.core.errors import AppError
+from app.core.usecases.projects import CreateProject, OpenProject
+from app.core.usecases.recent_projects import ListRecentProjects
+from tests.unit.fakes import FakeClock, FakeFileSystem, SequentialIds
+from tests.unit.usecases.builders import DATA, ROOT, new_world, original_project
+
+
+def test_create_initialises_ideai() -> None:
+    fs, ids, clock = new_world()
+    state = CreateProject(fs, ids, clock).execute(DATA, ROOT, "Demo")
+    assert json.loads(fs.files[f"{ROOT}/.ideai/project.json"]) == {"name": "Demo"}
+    assert json.loads(fs.files[f"{ROOT}/.ideai/agents.json"]) == {"version": 1, "agents": []}
+    assert fs.files[f"{ROOT}/.ideai/CONTEXT.md"] == ""
+    layouts = json.loads(fs.files[f"{ROOT}/.ideai/layouts.json"])
+    assert layouts["layouts"][0]["name"] == "Default"
+    assert state.name == "Demo" and state.problems == []
+    assert state.layouts is not None and isinstance(state.layouts.active.root, Leaf)
+    assert [r.root for r in ListRecentProjects(fs).execute(DATA)] == [ROOT]
+
+
+def test_create_defaults_name_to_folder() -> None:
+    fs, ids, clock = new_world()
+    assert CreateProject(fs, ids, clock).execute(DATA, ROOT + "/").name == "proj"
+
+
+def test_unwritable_folder_creates_nothing() -> None:
+    fs = FakeFileSystem(dirs={ROOT, DATA}, read_only={ROOT})
+    with pytest.raises(AppError) as err:
+        CreateProject(fs, SequentialIds(), FakeClock()).execute(DATA, ROOT)
+    assert err.value.code == "NOT_WRITABLE"
+    assert fs.files == {} and not fs.exists(f"{ROOT}/.ideai")
+
+
+def test_missing_folder_is_not_writable() -> None:
+    fs, ids, clock = new_world()
+    with pytest.raises(AppError) as err:
+        CreateProject(fs, ids, clock).execute(DATA, "/nowhere")
+    assert err.value.code == "NOT_WRITABLE"
+
+
+def test_create_on_existing_project_just_opens_it() -> None:
+    fs, ids, state = original_project()
+    before = dict(fs.files)
+    again = CreateProject(fs, ids, FakeClock()).execute(DATA, ROOT, "Other")
+    assert {k: v for k, v in fs.files.items() if "/.ideai/" in k} == \
+        {k: v for k, v in before.items() if "/.ideai/" in k}
+    assert again.manifest == state.manifest
+
+
+def test_ideai_file_is_already_exists() -> None:
+    fs, ids, clock = new_world()
+    fs.files[f"{ROOT}/.ideai"] = "oops"
+    with pytest.raises(AppError) as err:
+        CreateProject(fs, ids, clock).execute(DATA, ROOT)
+    assert err.value.code == "ALREADY_EXISTS"
+
+
+def test_open_original_project_writes_nothing() -> None:
+    fs, _, state = original_project()
+    assert state.problems == [] and state.name == "proj"
+    assert state.manifest is not None and len(state.manifest.agents) == 2
+    assert state.layouts is not None and len(state.layouts.layouts) == 2
+    assert not [p for p in fs.writes if "/.ideai/" in p]
+
+
+def test_corrupt_agents_json_is_a_problem_and_rest_usable() -> None:
+    fs, _, state = original_project(agents_json='{"version": 1, "agents": [')
+    assert state.manifest is None and state.layouts is not None
+    [problem] = state.problems
+    assert problem.file == f"{ROOT}/.ideai/agents.json"
+    assert "invalid JSON" in problem.message and "line" in problem.message
+    assert fs.files[f"{ROOT}/.ideai/agents.json"] == '{"version": 1, "agents": ['
+
+
+def test_wrong_shape_layouts_is_a_problem() -> None:
+    _, _, state = original_project(layouts_json='{"version": 1, "layouts": "no"}')
+    assert state.layouts is None and state.manifest is not None
+    assert state.problems[0].file.endswith("layouts.json")
+
+
+def test_missing_files_get_defaults_without_writing() -> None:
+    fs, ids, clock = new_world()
+    fs.make_dirs(f"{ROOT}/.ideai")
+    state = OpenProject(fs, ids, clock).execute(DATA, ROOT)
+    assert state.manifest is not None and state.manifest.agents == ()
+    assert state.layouts is not None and state.problems == []
+    assert not [p for p in fs.writes if "/.ideai/" in p]
+
+
+def test_open_non_project_is_not_found_unless_create() -> None:
+    fs, ids, clock = new_world()
+    with pytest.raises(AppError) as err:
+        OpenProject(fs, ids, clock).execute(DATA, ROOT)
+    assert err.value.code == "NOT_FOUND"
+    state = OpenProject(fs, ids, clock).execute(DATA, "/home/u/new", create_if_missing=True)
+    assert fs.is_dir("/home/u/new/.ideai") and state.name == "new"
+
+
+def test_corrupt_projects_json_is_left_alone() -> None:
+    fs, ids, clock = new_world()
+    fs.files[f"{DATA}/projects.json"] = "{"
+    CreateProject(fs, ids, clock).execute(DATA, ROOT)
+    assert fs.files[f"{DATA}/projects.json"] == "{"
+    assert ListRecentProjects(fs).execute(DATA) == []
+
+
+def test_recent_keeps_unknown_keys() -> None:
+    fs, ids, clock = new_world()
+    fs.files[f"{DATA}/projects.json"] = json.dumps(
+        {"version": 1, "recent": [{"root": "/old", "name": "old", "lastOpenedMs": 1}], "x": 2})
+    OpenProject(fs, ids, clock).execute(DATA, ROOT, create_if_missing=True)
+    saved = json.loads(fs.files[f"{DATA}/projects.json"])
+    assert saved["x"] == 2 and [r["root"] for r in saved["recent"]] == [ROOT, "/old"]
+
+
+def test_corrupt_project_json_falls_back_to_folder_name() -> None:
+    fs, ids, clock = new_world()
+    fs.make_dirs(f"{ROOT}/.ideai")
+    fs.files[f"{ROOT}/.ideai/project.json"] = '["not", "an", "object"]'
+    state = OpenProject(fs, ids, clock).execute(DATA, ROOT)
+    assert state.name == "proj" and state.meta is None
+    assert state.problems[0].message.endswith("expected an object")
