@@ -1,0 +1,159 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import App from '../../App.svelte';
+import { GatewayError, type AgentDTO } from '../../lib/ports';
+import { harness, project, settle } from '../../test/harness';
+
+const coder: AgentDTO = {
+  agentId: 'a1',
+  name: 'Coder',
+  mdPath: 'agents/coder.md',
+  profileId: 'claude-code',
+  synchronized: false,
+  skills: [],
+  running: false,
+};
+
+async function openProject(h: ReturnType<typeof harness>, root = '/p') {
+  render(App, { props: { services: h }, context: h.context });
+  await h.workspace.start();
+  await h.workspace.open(root);
+  await screen.findAllByTestId('cell');
+}
+
+describe('layout', () => {
+  it('splits a cell right, then closes the new one', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+
+    await fireEvent.click(screen.getByTestId('split-row'));
+    await waitFor(() => expect(screen.getAllByTestId('cell')).toHaveLength(2));
+    expect(screen.getAllByTestId('splitter')).toHaveLength(1);
+    expect(h.gateway.callsOf('layout.edit')[0]).toEqual(['/p', { kind: 'split', nodeId: 'n1', direction: 'row' }]);
+
+    const second = screen.getAllByTestId('cell')[1];
+    await fireEvent.click(within(second).getByTestId('close-cell'));
+    await waitFor(() => expect(screen.getAllByTestId('cell')).toHaveLength(1));
+    expect(screen.queryByTestId('splitter')).not.toBeInTheDocument();
+  });
+
+  it('splits down with the keyboard and undoes with Ctrl+Alt+Z', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+
+    await fireEvent.keyDown(window, { code: 'KeyE', key: 'E', ctrlKey: true, shiftKey: true });
+    await waitFor(() => expect(screen.getAllByTestId('cell')).toHaveLength(2));
+    expect(h.gateway.callsOf('layout.edit')[0][1]).toEqual({ kind: 'split', nodeId: 'n1', direction: 'column' });
+
+    await fireEvent.keyDown(window, { code: 'KeyZ', key: 'z', ctrlKey: true, altKey: true });
+    await waitFor(() => expect(screen.getAllByTestId('cell')).toHaveLength(1));
+  });
+
+  it('renders a grid with spans', async () => {
+    const h = harness({
+      projects: [
+        project('/p', {
+          layouts: {
+            version: 1,
+            activeId: 'L1',
+            layouts: [
+              {
+                id: 'L1',
+                name: 'Default',
+                kind: 'terminal',
+                tree: {
+                  root: {
+                    type: 'grid',
+                    node: {
+                      id: 'g',
+                      colWeights: [1, 1],
+                      rowWeights: [1, 1],
+                      cells: [
+                        { node: { type: 'leaf', node: { id: 'a' } }, row: 0, col: 0, rowSpan: 2, colSpan: 1 },
+                        { node: { type: 'leaf', node: { id: 'b' } }, row: 0, col: 1, rowSpan: 1, colSpan: 1 },
+                        { node: { type: 'leaf', node: { id: 'c' } }, row: 1, col: 1, rowSpan: 1, colSpan: 1 },
+                      ],
+                    },
+                  },
+                },
+              },
+            ],
+          },
+        }),
+      ],
+    });
+    await openProject(h);
+    expect(screen.getAllByTestId('cell').map((c) => c.dataset.nodeId)).toEqual(['a', 'b', 'c']);
+    expect((screen.getAllByTestId('cell')[0].parentElement as HTMLElement).style.gridArea).toContain('span 2');
+  });
+
+  it('opens a shell in an empty cell and assigns the session to the leaf', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+
+    await fireEvent.click(screen.getByTestId('open-shell'));
+    const terminal = await screen.findByTestId('terminal');
+    expect(terminal.dataset.sessionId).toBe('s1');
+    expect(h.gateway.callsOf('layout.edit').at(-1)).toEqual(['/p', { kind: 'assign', nodeId: 'n1', session: 's1' }]);
+  });
+
+  it('writes a launch failure in red inside the cell, without crashing', async () => {
+    const h = harness({ installed: ['sh'], projects: [project('/p', { agents: [coder] })] });
+    await openProject(h);
+
+    await fireEvent.click(screen.getByTestId('launch-agent'));
+    await fireEvent.click(await screen.findByTestId('launch-agent-option'));
+
+    expect(await screen.findByTestId('cell-error')).toHaveTextContent('command not found: claude');
+    expect(screen.getByTestId('open-shell')).toBeInTheDocument();
+  });
+
+  it('offers “Go to cell” when the agent already runs elsewhere', async () => {
+    const h = harness({ projects: [project('/p', { agents: [coder] })] });
+    await openProject(h);
+    await fireEvent.click(screen.getByTestId('split-row'));
+    await waitFor(() => expect(screen.getAllByTestId('cell')).toHaveLength(2));
+    const [first, second] = screen.getAllByTestId('cell');
+
+    h.gateway.failNext('agents.launch', new GatewayError('AGENT_ALREADY_RUNNING', 'Coder is already running', { nodeId: first.dataset.nodeId }));
+    await fireEvent.click(within(second).getByTestId('launch-agent'));
+    await fireEvent.click(await within(second).findByTestId('launch-agent-option'));
+
+    expect(await within(second).findByTestId('cell-error')).toHaveTextContent('Coder is already running');
+    await fireEvent.click(within(second).getByTestId('go-to-cell'));
+    await settle();
+    expect(screen.getAllByTestId('cell')[0]).toHaveClass('highlighted');
+  });
+
+  it('shows “session ended” for a leaf whose session is no longer alive', async () => {
+    const p = project('/p');
+    p.layouts!.layouts[0].tree.root = { type: 'leaf', node: { id: 'n1', session: 'gone' } };
+    const h = harness({ projects: [p] });
+    await openProject(h);
+    expect(await screen.findByTestId('session-ended')).toHaveTextContent('Session ended');
+    await fireEvent.click(screen.getByTestId('reopen-shell'));
+    await waitFor(() => expect(screen.getByTestId('terminal').dataset.sessionId).toBe('s1'));
+  });
+});
+
+describe('splitter', () => {
+  it('resizes locally while dragging and sends the new weights on release', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+    await fireEvent.click(screen.getByTestId('split-row'));
+    const splitter = await screen.findByTestId('splitter');
+    const split = splitter.parentElement as HTMLElement;
+    split.getBoundingClientRect = () => ({ x: 0, y: 0, left: 0, top: 0, width: 1004, height: 600, right: 1004, bottom: 600, toJSON: () => ({}) });
+
+    await fireEvent.pointerDown(splitter, { button: 0, clientX: 500, clientY: 10, pointerId: 1 });
+    await fireEvent.pointerMove(splitter, { clientX: 600, clientY: 10, pointerId: 1 });
+    const panes = split.querySelectorAll<HTMLElement>(':scope > .pane');
+    expect(panes[0].style.flex).toMatch(/^60 60/);
+    await fireEvent.pointerUp(splitter, { clientX: 600, clientY: 10, pointerId: 1 });
+
+    await waitFor(() => expect(h.gateway.callsOf('layout.edit').at(-1)?.[1]).toMatchObject({ kind: 'resize', nodeId: split.dataset.nodeId }));
+    const op = h.gateway.callsOf('layout.edit').at(-1)?.[1] as { weights: number[] };
+    expect(op.weights[0]).toBeCloseTo(1.2);
+    expect(op.weights[1]).toBeCloseTo(0.8);
+  });
+});

@@ -1,0 +1,113 @@
+import { asGatewayError, type Gateway, type Profile, type ProfileDetection } from '../../lib/ports';
+
+/** The CLIs the wizard always lists, in this order (ids of the built-in catalogue). */
+export const WIZARD_PROFILE_IDS = ['claude-code', 'codex-cli', 'gemini-cli', 'aider', 'shell'] as const;
+
+const FALLBACK_NAMES: Record<string, string> = {
+  'claude-code': 'Claude Code',
+  'codex-cli': 'Codex CLI',
+  'gemini-cli': 'Gemini CLI',
+  aider: 'Aider',
+  shell: 'Shell',
+};
+
+/** One row of the wizard. */
+export interface WizardRow {
+  id: string;
+  name: string;
+  command: string;
+  installed: boolean;
+  version: string | null;
+  profile: Profile | null;
+}
+
+/** Shell profile used when detection does not report one (the shell is always offered). */
+export function fallbackShellProfile(platform: string): Profile {
+  const windows = platform.toLowerCase().startsWith('win');
+  return {
+    id: 'shell',
+    name: 'Shell',
+    command: windows ? 'powershell.exe' : 'sh',
+    args: [],
+    contextInjection: { strategy: 'env', var: 'IDEA_CONTEXT' },
+  };
+}
+
+/**
+ * First-run wizard: `profiles.detect()`, then the user ticks profiles (installed ones and Shell
+ * preselected) and `profiles.save(selected)` stores them and marks the first run done.
+ */
+export class ProfileWizard {
+  rows = $state<WizardRow[]>([]);
+  selected = $state<Record<string, boolean>>({});
+  loading = $state(true);
+  saving = $state(false);
+  error = $state<string | null>(null);
+
+  readonly selectedCount = $derived(Object.values(this.selected).filter(Boolean).length);
+
+  #gateway: Gateway;
+  #platform: string;
+
+  constructor(gateway: Gateway, platform = 'linux') {
+    this.#gateway = gateway;
+    this.#platform = platform;
+  }
+
+  async load(): Promise<void> {
+    this.loading = true;
+    this.error = null;
+    let detections: ProfileDetection[] = [];
+    try {
+      detections = await this.#gateway.profiles.detect();
+    } catch (error) {
+      this.error = `Detection failed: ${asGatewayError(error).message}`;
+    }
+    const byId = new Map(detections.map((d) => [d.profile.id, d]));
+    const known = WIZARD_PROFILE_IDS.map((id) => byId.get(id) ?? null);
+    const extra = detections.filter((d) => !(WIZARD_PROFILE_IDS as readonly string[]).includes(d.profile.id));
+    this.rows = [
+      ...WIZARD_PROFILE_IDS.map((id, i) => toRow(id, known[i], this.#platform)),
+      ...extra.map((d) => toRow(d.profile.id, d, this.#platform)),
+    ];
+    this.selected = Object.fromEntries(this.rows.map((r) => [r.id, r.profile !== null && (r.installed || r.id === 'shell')]));
+    this.loading = false;
+  }
+
+  toggle(id: string, on: boolean): void {
+    this.selected = { ...this.selected, [id]: on };
+  }
+
+  /** Saves the ticked profiles; resolves to what the backend stored, or null on failure. */
+  async save(): Promise<Profile[] | null> {
+    const chosen = this.rows.filter((r) => this.selected[r.id] && r.profile).map((r) => $state.snapshot(r.profile) as Profile);
+    this.saving = true;
+    this.error = null;
+    try {
+      return await this.#gateway.profiles.save(chosen);
+    } catch (error) {
+      this.error = `Could not save profiles: ${asGatewayError(error).message}`;
+      return null;
+    } finally {
+      this.saving = false;
+    }
+  }
+}
+
+function toRow(id: string, detection: ProfileDetection | null, platform: string): WizardRow {
+  if (detection) {
+    return {
+      id,
+      name: detection.profile.name || FALLBACK_NAMES[id] || id,
+      command: detection.profile.command,
+      installed: id === 'shell' ? true : detection.installed,
+      version: detection.version,
+      profile: detection.profile,
+    };
+  }
+  if (id === 'shell') {
+    const profile = fallbackShellProfile(platform);
+    return { id, name: 'Shell', command: profile.command, installed: true, version: null, profile };
+  }
+  return { id, name: FALLBACK_NAMES[id] ?? id, command: '', installed: false, version: null, profile: null };
+}

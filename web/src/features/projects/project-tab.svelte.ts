@@ -1,0 +1,177 @@
+import { activeRoot, findLeaf, leaves } from '../../lib/domain/layout-tree';
+import {
+  asGatewayError,
+  type AgentDTO,
+  type AgentInput,
+  type Gateway,
+  type LayoutDoc,
+  type LayoutNode,
+  type LayoutOp,
+  type ProjectDTO,
+} from '../../lib/ports';
+
+/** A message shown inside a cell (launch failures, "already running elsewhere"). */
+export interface CellNotice {
+  message: string;
+  /** For AGENT_ALREADY_RUNNING: the cell where the agent lives. */
+  goToNodeId?: string;
+}
+
+/**
+ * One open project = one tab: its DTO, the layout document, and per-cell UI state. Every
+ * layout change goes through `layout.edit` and the tab re-renders from the returned document.
+ */
+export class ProjectTab {
+  readonly root: string;
+  name = $state('');
+  agents = $state<AgentDTO[]>([]);
+  layouts = $state<LayoutDoc | null>(null);
+  focusedNodeId = $state<string | null>(null);
+  highlightedNodeId = $state<string | null>(null);
+  cellNotices = $state<Record<string, CellNotice>>({});
+  /** Agent waiting for the user to click the cell it should launch in. */
+  pendingLaunchAgentId = $state<string | null>(null);
+  busy = $state(false);
+
+  readonly layoutRoot: LayoutNode | null = $derived(activeRoot(this.layouts));
+
+  #gateway: Gateway;
+  #report: (error: unknown, context: string) => void;
+  #highlightTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(dto: ProjectDTO, gateway: Gateway, report: (error: unknown, context: string) => void) {
+    this.root = dto.root;
+    this.#gateway = gateway;
+    this.#report = report;
+    this.refresh(dto);
+  }
+
+  refresh(dto: ProjectDTO): void {
+    this.name = dto.name;
+    this.agents = dto.agents ?? [];
+    this.layouts = dto.layouts;
+  }
+
+  /** Applies one layout op; returns false (and reports) when the backend refused it. */
+  async editLayout(op: LayoutOp): Promise<boolean> {
+    try {
+      this.layouts = await this.#gateway.layout.edit(this.root, op);
+      if (this.focusedNodeId && !findLeaf(this.layoutRoot, this.focusedNodeId)) {
+        this.focusedNodeId = leaves(this.layoutRoot)[0]?.id ?? null;
+      }
+      return true;
+    } catch (error) {
+      this.#report(error, `Layout ${op.kind} failed`);
+      return false;
+    }
+  }
+
+  /**
+   * Closes a cell. An agent session detaches to the background; a plain shell is killed, as
+   * nothing else could reach it any more.
+   */
+  async closeCell(nodeId: string): Promise<void> {
+    const leaf = findLeaf(this.layoutRoot, nodeId);
+    const closed = await this.editLayout({ kind: 'close', nodeId });
+    if (closed && leaf?.session && !leaf.agent) {
+      await this.#gateway.terminals.kill(leaf.session).catch(() => {});
+    }
+  }
+
+  /** The cell keyboard shortcuts act on: the focused one, else the first. */
+  targetNodeId(): string | null {
+    if (this.focusedNodeId && findLeaf(this.layoutRoot, this.focusedNodeId)) return this.focusedNodeId;
+    return leaves(this.layoutRoot)[0]?.id ?? null;
+  }
+
+  async openShell(nodeId: string, cols: number, rows: number): Promise<void> {
+    this.clearNotice(nodeId);
+    try {
+      const { sessionId } = await this.#gateway.terminals.openShell(this.root, nodeId, cols, rows);
+      await this.#assign(nodeId, sessionId);
+    } catch (error) {
+      this.#cellFailure(nodeId, error, 'Could not open a shell');
+    }
+  }
+
+  async launchAgent(agentId: string, nodeId: string, cols: number, rows: number): Promise<void> {
+    this.clearNotice(nodeId);
+    this.pendingLaunchAgentId = null;
+    try {
+      const { sessionId } = await this.#gateway.agents.launch(this.root, agentId, nodeId, cols, rows);
+      this.agents = this.agents.map((a) => (a.agentId === agentId ? { ...a, running: true, sessionId } : a));
+      await this.#assign(nodeId, sessionId, agentId);
+    } catch (error) {
+      this.#cellFailure(nodeId, error, 'Launch failed');
+    }
+  }
+
+  /** Marks the agents of an exited session as stopped. */
+  sessionExited(sessionId: string): void {
+    if (this.agents.some((a) => a.sessionId === sessionId)) {
+      this.agents = this.agents.map((a) => (a.sessionId === sessionId ? { ...a, running: false } : a));
+    }
+  }
+
+  async createAgent(input: AgentInput): Promise<AgentDTO> {
+    const agent = await this.#gateway.agents.create(this.root, input);
+    this.agents = [...this.agents, agent];
+    return agent;
+  }
+
+  async updateAgent(agentId: string, input: Partial<AgentInput>): Promise<AgentDTO> {
+    const agent = await this.#gateway.agents.update(this.root, agentId, input);
+    this.agents = this.agents.map((a) => (a.agentId === agentId ? agent : a));
+    return agent;
+  }
+
+  async deleteAgent(agentId: string): Promise<void> {
+    await this.#gateway.agents.delete(this.root, agentId);
+    this.agents = this.agents.filter((a) => a.agentId !== agentId);
+  }
+
+  /** Focuses and briefly highlights a cell (the "Go to cell" button). */
+  goToCell(nodeId: string): void {
+    this.focusedNodeId = nodeId;
+    this.highlightedNodeId = nodeId;
+    clearTimeout(this.#highlightTimer);
+    this.#highlightTimer = setTimeout(() => {
+      if (this.highlightedNodeId === nodeId) this.highlightedNodeId = null;
+    }, 1600);
+  }
+
+  clearNotice(nodeId: string): void {
+    if (!(nodeId in this.cellNotices)) return;
+    const next = { ...this.cellNotices };
+    delete next[nodeId];
+    this.cellNotices = next;
+  }
+
+  agentName(agentId: string | undefined): string | null {
+    if (!agentId) return null;
+    return this.agents.find((a) => a.agentId === agentId)?.name ?? null;
+  }
+
+  /**
+   * Puts the new session into the leaf, unless a `layoutChanged` push already did (the backend
+   * may assign the session itself when it spawns it).
+   */
+  async #assign(nodeId: string, session: string, agent?: string): Promise<void> {
+    const leaf = findLeaf(this.layoutRoot, nodeId);
+    if (leaf && leaf.session === session && (agent === undefined || leaf.agent === agent)) return;
+    await this.editLayout(agent ? { kind: 'assign', nodeId, session, agent } : { kind: 'assign', nodeId, session });
+  }
+
+  #cellFailure(nodeId: string, error: unknown, context: string): void {
+    const failure = asGatewayError(error);
+    if (failure.code === 'AGENT_ALREADY_RUNNING') {
+      const where = typeof failure.details.nodeId === 'string' ? failure.details.nodeId : undefined;
+      this.cellNotices = {
+        ...this.cellNotices,
+        [nodeId]: { message: failure.message || 'This agent is already running in another cell.', goToNodeId: where },
+      };
+      return;
+    }
+    this.cellNotices = { ...this.cellNotices, [nodeId]: { message: `${context}: ${failure.message}` } };
+  }
+}

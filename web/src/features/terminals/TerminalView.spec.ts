@@ -1,0 +1,110 @@
+import { render, screen, waitFor } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Terminal } from '@xterm/xterm';
+import { harness, settle } from '../../test/harness';
+import TerminalView from './TerminalView.svelte';
+
+type FakeTerminal = Terminal & { written: string[]; emitData(data: string): void };
+const instances = () => (Terminal as unknown as { instances: FakeTerminal[] }).instances;
+
+function spawned(h: ReturnType<typeof harness>, scrollback = '$ ') {
+  h.gateway.sessions.set('s1', { alive: true, exitCode: null, scrollback });
+  return 's1';
+}
+
+describe('TerminalView', () => {
+  beforeEach(() => {
+    instances().length = 0;
+  });
+
+  it('attaches on mount and repaints the scrollback', async () => {
+    const h = harness();
+    const id = spawned(h, 'hello from before\r\n$ ');
+    render(TerminalView, { props: { sessionId: id }, context: h.context });
+
+    expect(screen.getByTestId('terminal').dataset.sessionId).toBe('s1');
+    await waitFor(() => expect(h.gateway.callsOf('terminals.attach')).toEqual([['s1']]));
+    await settle();
+    expect(instances()[0].written.join('')).toContain('hello from before');
+    expect(h.terminals.textOf('s1')).toBe('hello from before\n$');
+  });
+
+  it('sends keystrokes with a per-session sequence number from 0', async () => {
+    const h = harness();
+    render(TerminalView, { props: { sessionId: spawned(h) }, context: h.context });
+    await settle();
+
+    const term = instances()[0];
+    term.emitData('l');
+    term.emitData('s');
+    term.emitData('\r');
+    await settle();
+
+    expect(h.gateway.callsOf('terminals.write')).toEqual([
+      ['s1', 0, 'l'],
+      ['s1', 1, 's'],
+      ['s1', 2, '\r'],
+    ]);
+  });
+
+  it('writes pushed output and acknowledges every ~5000 consumed characters', async () => {
+    const h = harness();
+    render(TerminalView, { props: { sessionId: spawned(h) }, context: h.context });
+    await settle();
+
+    h.gateway.push({ output: { s1: 'x'.repeat(3000) } });
+    h.gateway.push({ output: { s1: 'y'.repeat(2500) } });
+    h.gateway.push({ output: { s1: 'done' } });
+    await settle();
+
+    expect(instances()[0].written.join('')).toContain('done');
+    expect(h.gateway.callsOf('terminals.ack')).toEqual([['s1', 5500]]);
+  });
+
+  it('acks output of sessions nobody shows, so the backend keeps reading', async () => {
+    const h = harness();
+    h.gateway.push({ output: { elsewhere: 'abc' } });
+    await settle();
+    expect(h.gateway.callsOf('terminals.ack')).toEqual([['elsewhere', 3]]);
+  });
+
+  it('prints the exit code when the session exits', async () => {
+    const h = harness();
+    render(TerminalView, { props: { sessionId: spawned(h) }, context: h.context });
+    await settle();
+
+    h.gateway.push({ events: [{ type: 'sessionExited', sessionId: 's1', exitCode: 3 }] });
+    await settle();
+
+    expect(h.terminals.textOf('s1')).toContain('[process exited with code 3]');
+    expect(h.terminals.status.s1.alive).toBe(false);
+  });
+
+  it('keeps the sequence going when a view of the same session is mounted again', async () => {
+    const h = harness();
+    const first = render(TerminalView, { props: { sessionId: spawned(h) }, context: h.context });
+    await settle();
+    instances()[0].emitData('a');
+    first.unmount();
+    await settle();
+
+    render(TerminalView, { props: { sessionId: 's1' }, context: h.context });
+    await settle();
+    instances().at(-1)!.emitData('b');
+    await settle();
+
+    expect(h.gateway.callsOf('terminals.write').map((c) => c[1])).toEqual([0, 1]);
+  });
+
+  it('writes output pushed during attach after the scrollback, without repeating what it holds', async () => {
+    const h = harness();
+    spawned(h, 'line one\r\nalready in scrollback');
+    render(TerminalView, { props: { sessionId: 's1' }, context: h.context });
+    // attach is still in flight: these arrive first
+    h.gateway.push({ output: { s1: 'already in scrollback' } });
+    h.gateway.push({ output: { s1: ' and new' } });
+    await settle();
+
+    expect(h.terminals.textOf('s1')).toBe('line one\nalready in scrollback and new');
+  });
+});

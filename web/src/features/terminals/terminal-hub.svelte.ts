@@ -1,0 +1,328 @@
+import { Terminal, type ITheme } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { WebglAddon } from '@xterm/addon-webgl';
+import { AckCounter } from '../../lib/domain/ack-counter';
+import { unseenAfterScrollback } from '../../lib/domain/attach-merge';
+import { KeystrokeSequences } from '../../lib/domain/keystroke-sequence';
+import type { Gateway, PushBatch } from '../../lib/ports';
+import { copyText } from './clipboard';
+import { isAppShortcut } from '../layout/shortcuts';
+
+/** What a cell knows about its session. */
+export interface SessionStatus {
+  attached: boolean;
+  alive: boolean;
+  exitCode: number | null;
+  error?: string;
+}
+
+/** One xterm.js instance per session, kept alive while some view shows it. */
+interface PooledTerminal {
+  sessionId: string;
+  term: Terminal;
+  fit: FitAddon;
+  webgl: WebglAddon | null;
+  /** Element xterm was opened in; moved between views instead of re-creating the terminal. */
+  wrapper: HTMLDivElement;
+  claims: number;
+  /** Output received while `attach` is in flight, written after the scrollback. */
+  pending: string[] | null;
+  acks: AckCounter;
+  /** Last size sent to the PTY, to skip duplicate resizes. */
+  sentSize: string;
+  disposables: { dispose(): void }[];
+}
+
+export const TERMINAL_THEME: ITheme = {
+  background: '#1e1e1e',
+  foreground: '#cccccc',
+  cursor: '#aeafad',
+  selectionBackground: '#264f78',
+  black: '#000000',
+  red: '#cd3131',
+  green: '#0dbc79',
+  yellow: '#e5e510',
+  blue: '#2472c8',
+  magenta: '#bc3fbc',
+  cyan: '#11a8cd',
+  white: '#e5e5e5',
+  brightBlack: '#666666',
+  brightRed: '#f14c4c',
+  brightGreen: '#23d18b',
+  brightYellow: '#f5f543',
+  brightBlue: '#3b8eea',
+  brightMagenta: '#d670d6',
+  brightCyan: '#29b8db',
+  brightWhite: '#e5e5e5',
+};
+
+/**
+ * Owns the xterm.js terminals of all sessions shown in this window: keystrokes (numbered per
+ * session), output from pushes with flow-control acks, re-attach/repaint, resize, clipboard and
+ * the WebGL renderer of visible terminals. Views (`TerminalView.svelte`) only lend it a DOM node.
+ */
+export class TerminalHub {
+  status = $state<Record<string, SessionStatus>>({});
+
+  #gateway: Gateway;
+  #pool = new Map<string, PooledTerminal>();
+  #sequences = new KeystrokeSequences();
+  #report: (error: unknown, context: string) => void;
+
+  constructor(gateway: Gateway, report: (error: unknown, context: string) => void = () => {}) {
+    this.#gateway = gateway;
+    this.#report = report;
+  }
+
+  /** Shows the session's terminal inside `container`, creating and attaching it if needed. */
+  mount(sessionId: string, container: HTMLElement): void {
+    let entry = this.#pool.get(sessionId);
+    if (!entry) {
+      entry = this.#create(sessionId, container);
+    } else {
+      container.appendChild(entry.wrapper);
+    }
+    entry.claims += 1;
+    this.fit(sessionId);
+  }
+
+  /** Releases a view; the terminal is disposed when no view took it back by the next tick. */
+  unmount(sessionId: string, container: HTMLElement): void {
+    const entry = this.#pool.get(sessionId);
+    if (!entry) return;
+    entry.claims -= 1;
+    if (entry.wrapper.parentElement === container && entry.claims === 0) entry.wrapper.remove();
+    setTimeout(() => {
+      if (entry.claims <= 0 && this.#pool.get(sessionId) === entry) this.#dispose(entry);
+    }, 0);
+  }
+
+  /** Routes the output of a push batch; output of sessions without a view is acked at once. */
+  handlePush(batch: PushBatch): void {
+    for (const [sessionId, text] of Object.entries(batch.output ?? {})) {
+      if (!text) continue;
+      const entry = this.#pool.get(sessionId);
+      if (!entry) {
+        // Nobody shows it: the scrollback repaints it on attach; keep the PTY flowing.
+        void this.#gateway.terminals.ack(sessionId, text.length).catch(() => {});
+        continue;
+      }
+      if (entry.pending) entry.pending.push(text);
+      else this.#writeOutput(entry, text);
+    }
+    for (const event of batch.events ?? []) {
+      if (event.type === 'sessionExited') this.#exited(event.sessionId, event.exitCode);
+    }
+  }
+
+  /** Fits the terminal to its view; the PTY follows through `onResize`. */
+  fit(sessionId: string): void {
+    const entry = this.#pool.get(sessionId);
+    if (!entry || !entry.wrapper.isConnected) return;
+    const box = entry.wrapper.getBoundingClientRect();
+    if (box.width < 10 || box.height < 10) return; // hidden tab or collapsed pane
+    try {
+      const dims = entry.fit.proposeDimensions();
+      if (dims && dims.cols > 0 && dims.rows > 0 && (dims.cols !== entry.term.cols || dims.rows !== entry.term.rows)) {
+        entry.term.resize(dims.cols, dims.rows);
+      }
+    } catch {
+      // renderer not ready yet; the next observation fits
+    }
+  }
+
+  /** WebGL only while visible (Chromium keeps ≤ 16 contexts); DOM renderer otherwise. */
+  setVisible(sessionId: string, visible: boolean): void {
+    const entry = this.#pool.get(sessionId);
+    if (!entry) return;
+    if (visible && !entry.webgl) {
+      try {
+        const webgl = new WebglAddon();
+        webgl.onContextLoss(() => this.#dropWebgl(entry));
+        entry.term.loadAddon(webgl);
+        entry.webgl = webgl;
+      } catch {
+        entry.webgl = null; // no WebGL here: the DOM renderer stays
+      }
+    } else if (!visible) {
+      this.#dropWebgl(entry);
+    }
+  }
+
+  focus(sessionId: string): void {
+    this.#pool.get(sessionId)?.term.focus();
+  }
+
+  /** Rendered buffer (scrollback + screen): wrapped rows joined, right-trimmed, `\n` between lines. */
+  textOf(sessionId: string): string {
+    const entry = this.#pool.get(sessionId);
+    if (!entry) return '';
+    const buffer = entry.term.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < buffer.length; i++) {
+      const line = buffer.getLine(i);
+      if (!line) continue;
+      // A row continued on the next one keeps its trailing blanks: they are part of the text.
+      const continued = buffer.getLine(i + 1)?.isWrapped ?? false;
+      const text = line.translateToString(!continued);
+      if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
+      else lines.push(text);
+    }
+    const trimmed = lines.map((l) => l.trimEnd());
+    while (trimmed.length > 0 && trimmed[trimmed.length - 1] === '') trimmed.pop();
+    return trimmed.join('\n');
+  }
+
+  async copySelection(sessionId: string): Promise<void> {
+    const entry = this.#pool.get(sessionId);
+    if (entry?.term.hasSelection()) await copyText(entry.term.getSelection());
+  }
+
+  /** Pastes text as typed input (bracketed paste handled by xterm). */
+  paste(sessionId: string, text: string): void {
+    this.#pool.get(sessionId)?.term.paste(text);
+  }
+
+  #create(sessionId: string, container: HTMLElement): PooledTerminal {
+    const wrapper = document.createElement('div');
+    wrapper.className = 'xterm-wrapper';
+    container.appendChild(wrapper);
+    const term = new Terminal({
+      allowProposedApi: true,
+      cursorBlink: true,
+      fontFamily: '"JetBrains Mono", "Cascadia Mono", "DejaVu Sans Mono", "Ubuntu Mono", Menlo, Consolas, monospace',
+      fontSize: 13,
+      lineHeight: 1.15,
+      scrollback: 10_000,
+      theme: TERMINAL_THEME,
+      rightClickSelectsWord: true,
+    });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    const entry: PooledTerminal = {
+      sessionId,
+      term,
+      fit,
+      webgl: null,
+      wrapper,
+      claims: 0,
+      pending: [],
+      acks: new AckCounter(),
+      sentSize: '',
+      disposables: [],
+    };
+    this.#pool.set(sessionId, entry);
+    term.open(wrapper);
+    this.#wireInput(entry);
+    this.status = { ...this.status, [sessionId]: { attached: false, alive: true, exitCode: null } };
+    void this.#attach(entry);
+    return entry;
+  }
+
+  #wireInput(entry: PooledTerminal): void {
+    const { term, sessionId } = entry;
+    const seq = this.#sequences.for(sessionId);
+    let copyTimer: ReturnType<typeof setTimeout> | undefined;
+    const send = (data: string) => {
+      if (this.status[sessionId]?.alive === false) return;
+      void this.#gateway.terminals.write(sessionId, seq.next(), data).catch((error) => this.#report(error, 'Typing failed'));
+    };
+    term.attachCustomKeyEventHandler((event) => {
+      if (event.type !== 'keydown') return true;
+      if (event.ctrlKey && event.shiftKey && !event.altKey && event.code === 'KeyC') {
+        void this.copySelection(sessionId);
+        event.preventDefault();
+        return false;
+      }
+      // Ctrl+Shift+V: let the browser raise its native paste event, which xterm handles.
+      if (event.ctrlKey && event.shiftKey && !event.altKey && event.code === 'KeyV') return false;
+      return !isAppShortcut(event, true);
+    });
+    entry.disposables.push(
+      term.onData(send),
+      term.onBinary(send),
+      term.onResize(() => this.#sendSize(entry)),
+      term.onSelectionChange(() => {
+        // Copy on selection, once the selection settles (it changes on every mouse move).
+        clearTimeout(copyTimer);
+        copyTimer = setTimeout(() => {
+          if (term.hasSelection()) void copyText(term.getSelection());
+        }, 150);
+      }),
+      { dispose: () => clearTimeout(copyTimer) },
+    );
+  }
+
+  async #attach(entry: PooledTerminal): Promise<void> {
+    const { sessionId } = entry;
+    try {
+      const result = await this.#gateway.terminals.attach(sessionId);
+      if (this.#pool.get(sessionId) !== entry) return;
+      const pending = (entry.pending ?? []).join('');
+      entry.pending = null;
+      if (result.scrollback) entry.term.write(result.scrollback);
+      const unseen = unseenAfterScrollback(result.scrollback, pending);
+      if (pending.length > unseen.length) this.#ack(entry, pending.length - unseen.length);
+      if (unseen) this.#writeOutput(entry, unseen);
+      const alive = result.alive && this.status[sessionId]?.alive !== false;
+      const exitCode = this.status[sessionId]?.exitCode ?? result.exitCode;
+      this.status = { ...this.status, [sessionId]: { attached: true, alive, exitCode } };
+      if (alive) this.#sendSize(entry);
+    } catch (error) {
+      entry.pending = null;
+      const message = error instanceof Error ? error.message : String(error);
+      this.status = { ...this.status, [sessionId]: { attached: true, alive: false, exitCode: null, error: message } };
+    }
+  }
+
+  /** Tells the PTY the terminal's size, once per distinct size, while the session lives. */
+  #sendSize(entry: PooledTerminal): void {
+    const { sessionId, term } = entry;
+    const size = `${term.cols}x${term.rows}`;
+    if (size === entry.sentSize || this.status[sessionId]?.alive === false) return;
+    entry.sentSize = size;
+    void this.#gateway.terminals.resize(sessionId, term.cols, term.rows).catch(() => {});
+  }
+
+  #writeOutput(entry: PooledTerminal, text: string): void {
+    entry.term.write(text, () => this.#ack(entry, text.length));
+  }
+
+  #ack(entry: PooledTerminal, chars: number): void {
+    const due = entry.acks.consumed(chars);
+    if (due > 0) void this.#gateway.terminals.ack(entry.sessionId, due).catch(() => {});
+  }
+
+  #exited(sessionId: string, exitCode: number | null): void {
+    const previous = this.status[sessionId];
+    this.status = {
+      ...this.status,
+      [sessionId]: { attached: previous?.attached ?? false, alive: false, exitCode },
+    };
+    const entry = this.#pool.get(sessionId);
+    if (!entry) return;
+    const line = `\r\n\x1b[90m[process exited${exitCode === null ? '' : ` with code ${exitCode}`}]\x1b[0m\r\n`;
+    if (entry.pending) entry.pending.push(line);
+    else entry.term.write(line);
+  }
+
+  #dropWebgl(entry: PooledTerminal): void {
+    const webgl = entry.webgl;
+    entry.webgl = null;
+    try {
+      webgl?.dispose();
+    } catch {
+      // already gone with its context
+    }
+  }
+
+  #dispose(entry: PooledTerminal): void {
+    this.#pool.delete(entry.sessionId);
+    const rest = entry.acks.flush();
+    if (rest > 0) void this.#gateway.terminals.ack(entry.sessionId, rest).catch(() => {});
+    for (const d of entry.disposables) d.dispose();
+    this.#dropWebgl(entry);
+    entry.term.dispose();
+    entry.wrapper.remove();
+  }
+}

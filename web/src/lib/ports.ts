@@ -1,0 +1,273 @@
+/**
+ * What the UI needs from the backend, independent of the transport (docs/contracts.md §4).
+ * Components receive a `Gateway` through context and never touch `window.pywebview`.
+ * All DTOs are camelCase, exactly as they cross the bridge.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// DTOs
+
+export interface Problem {
+  file: string;
+  message: string;
+}
+
+export interface AppInfo {
+  version: string;
+  dataDir: string;
+  firstRun: boolean;
+  platform: string;
+  problems: Problem[];
+}
+
+export interface ContextInjection {
+  strategy: string;
+  target?: string;
+  flag?: string;
+  var?: string;
+  [extra: string]: unknown;
+}
+
+/** A declarative AI CLI profile (SPEC C4). Unknown keys are kept as they are. */
+export interface Profile {
+  id: string;
+  name: string;
+  command: string;
+  args: string[];
+  contextInjection: ContextInjection;
+  detect?: { args: string[]; timeoutMs: number };
+  cwdTemplate?: string;
+  [extra: string]: unknown;
+}
+
+export interface ProfileDetection {
+  profile: Profile;
+  installed: boolean;
+  version: string | null;
+}
+
+export interface RecentProject {
+  root: string;
+  name: string;
+  lastOpenedMs: number;
+}
+
+/** Layout tree nodes use adjacent tagging: `{type, node}`. Unknown keys survive round trips. */
+export interface LeafNode {
+  id: string;
+  session?: string;
+  agent?: string;
+  agentWasRunning?: boolean;
+  [extra: string]: unknown;
+}
+
+export type SplitDirection = 'row' | 'column';
+
+export interface WeightedChild {
+  node: LayoutNode;
+  weight: number;
+}
+
+export interface SplitNode {
+  id: string;
+  direction: SplitDirection;
+  children: WeightedChild[];
+  [extra: string]: unknown;
+}
+
+export interface GridCell {
+  node: LayoutNode;
+  row: number;
+  col: number;
+  rowSpan: number;
+  colSpan: number;
+}
+
+export interface GridNode {
+  id: string;
+  colWeights: number[];
+  rowWeights: number[];
+  cells: GridCell[];
+  [extra: string]: unknown;
+}
+
+export type LayoutNode =
+  | { type: 'leaf'; node: LeafNode }
+  | { type: 'split'; node: SplitNode }
+  | { type: 'grid'; node: GridNode };
+
+export interface Layout {
+  id: string;
+  name: string;
+  kind: string;
+  tree: { root: LayoutNode };
+  [extra: string]: unknown;
+}
+
+/** The whole `.ideai/layouts.json` document. */
+export interface LayoutDoc {
+  version: number;
+  activeId: string;
+  layouts: Layout[];
+  [extra: string]: unknown;
+}
+
+export type LayoutOp =
+  | { kind: 'split'; nodeId: string; direction: SplitDirection }
+  | { kind: 'close'; nodeId: string }
+  | { kind: 'resize'; nodeId: string; weights: number[] }
+  | { kind: 'assign'; nodeId: string; session?: string; agent?: string }
+  | { kind: 'undo' }
+  | { kind: 'redo' };
+
+export interface AgentDTO {
+  agentId: string;
+  name: string;
+  mdPath: string;
+  profileId: string;
+  synchronized: boolean;
+  skills: string[];
+  running: boolean;
+  sessionId?: string;
+}
+
+export interface AgentInput {
+  name: string;
+  persona: string;
+  profileId: string;
+}
+
+export interface LiveSession {
+  agentId?: string;
+  alive: boolean;
+}
+
+export interface ProjectDTO {
+  root: string;
+  name: string;
+  agents: AgentDTO[];
+  layouts: LayoutDoc | null;
+  problems: Problem[];
+  liveSessions: Record<string, LiveSession>;
+}
+
+export interface LaunchResult {
+  sessionId: string;
+  reattached: boolean;
+}
+
+export interface AttachResult {
+  scrollback: string;
+  alive: boolean;
+  exitCode: number | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pushes (Python → JS)
+
+export type PushEvent =
+  | { type: 'sessionExited'; sessionId: string; exitCode: number | null }
+  | { type: 'problem'; root?: string; file: string; message: string }
+  | { type: 'layoutChanged'; root: string; layouts: LayoutDoc };
+
+export interface PushBatch {
+  output?: Record<string, string>;
+  events?: PushEvent[];
+}
+
+export type PushHandler = (batch: PushBatch) => void;
+export type Unsubscribe = () => void;
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/** Stable codes of `app/core/errors.py`. */
+export type ErrorCode =
+  | 'NOT_FOUND'
+  | 'INVALID'
+  | 'ALREADY_EXISTS'
+  | 'NOT_WRITABLE'
+  | 'CORRUPT_FILE'
+  | 'AGENT_ALREADY_RUNNING'
+  | 'COMMAND_NOT_FOUND'
+  | 'INTERNAL';
+
+/** A failed gateway call: `code` is one of the backend's stable codes. */
+export class GatewayError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'GatewayError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** Turns anything thrown into a `GatewayError` (unknown failures become `INTERNAL`). */
+export function asGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new GatewayError('INTERNAL', message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gateways
+
+export interface AppGateway {
+  info(): Promise<AppInfo>;
+}
+
+export interface ProfilesGateway {
+  detect(): Promise<ProfileDetection[]>;
+  list(): Promise<Profile[]>;
+  /** Saves the chosen profiles and marks the first run done. */
+  save(profiles: Profile[]): Promise<Profile[]>;
+}
+
+export interface ProjectsGateway {
+  recent(): Promise<RecentProject[]>;
+  create(root: string, name?: string): Promise<ProjectDTO>;
+  open(root: string): Promise<ProjectDTO>;
+  close(root: string): Promise<null>;
+  /** Native folder dialog; `null` when cancelled. */
+  pickFolder(): Promise<string | null>;
+}
+
+export interface LayoutGateway {
+  /** Applies one op to the active layout; returns the whole document. */
+  edit(root: string, op: LayoutOp): Promise<LayoutDoc>;
+}
+
+export interface AgentsGateway {
+  create(root: string, input: AgentInput): Promise<AgentDTO>;
+  update(root: string, agentId: string, input: Partial<AgentInput>): Promise<AgentDTO>;
+  delete(root: string, agentId: string): Promise<null>;
+  persona(root: string, agentId: string): Promise<string>;
+  launch(root: string, agentId: string, nodeId: string, cols: number, rows: number): Promise<LaunchResult>;
+}
+
+export interface TerminalsGateway {
+  openShell(root: string, nodeId: string, cols: number, rows: number): Promise<{ sessionId: string }>;
+  attach(sessionId: string): Promise<AttachResult>;
+  /** `seq` is a per-session counter from 0; the backend applies writes in seq order. */
+  write(sessionId: string, seq: number, data: string): Promise<null>;
+  resize(sessionId: string, cols: number, rows: number): Promise<null>;
+  kill(sessionId: string): Promise<null>;
+  /** Flow control: characters consumed by xterm.js since the last ack (SPEC §5). */
+  ack(sessionId: string, chars: number): Promise<null>;
+}
+
+export interface Gateway {
+  /** `pywebview` in the desktop window, `mock` in tests and a plain browser. */
+  readonly kind: 'pywebview' | 'mock';
+  readonly app: AppGateway;
+  readonly profiles: ProfilesGateway;
+  readonly projects: ProjectsGateway;
+  readonly layout: LayoutGateway;
+  readonly agents: AgentsGateway;
+  readonly terminals: TerminalsGateway;
+  /** Subscribes to pushes; batches received before the first subscriber are replayed to it. */
+  onPush(handler: PushHandler): Unsubscribe;
+}

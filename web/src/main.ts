@@ -1,0 +1,52 @@
+import '@xterm/xterm/css/xterm.css';
+import './app.css';
+import { mount } from 'svelte';
+import App from './App.svelte';
+import { MockGateway } from './lib/adapters/mock';
+import { createPywebviewGateway, installPushReceiver, waitForBridge } from './lib/adapters/pywebview';
+import type { Gateway } from './lib/ports';
+import { Workspace } from './features/projects/workspace.svelte';
+import { TerminalHub } from './features/terminals/terminal-hub.svelte';
+
+declare global {
+  interface Window {
+    __ideaTerminalText?: (sessionId: string) => string;
+  }
+}
+
+/** How long a page served over http waits for pywebview before falling back to the mock. */
+const DEV_BRIDGE_WAIT_MS = 2500;
+
+// Composition root. `__ideaPush` goes in first so no batch pushed during start-up is lost.
+const hub = installPushReceiver();
+
+async function chooseGateway(): Promise<Gateway> {
+  const forceMock = new URLSearchParams(location.search).has('mock');
+  if (!forceMock && (location.protocol === 'file:' || window.pywebview)) {
+    return createPywebviewGateway(hub);
+  }
+  if (!forceMock) {
+    const found = await Promise.race([
+      waitForBridge().then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), DEV_BRIDGE_WAIT_MS)),
+    ]);
+    if (found) return createPywebviewGateway(hub);
+  }
+  console.info('IdeA: no pywebview bridge, using the in-memory mock backend');
+  return new MockGateway({ firstRun: true, echo: true, pickedFolder: '/home/me/demo' });
+}
+
+async function boot(): Promise<void> {
+  const gateway = await chooseGateway();
+  const workspace = new Workspace(gateway);
+  const terminals = new TerminalHub(gateway, (error, context) => workspace.report(error, context));
+  gateway.onPush((batch) => {
+    terminals.handlePush(batch);
+    workspace.handlePush(batch);
+  });
+  window.__ideaTerminalText = (sessionId) => terminals.textOf(sessionId);
+  mount(App, { target: document.getElementById('app')!, props: { services: { gateway, workspace, terminals } } });
+  await workspace.start();
+}
+
+void boot();

@@ -1,0 +1,7 @@
+export class WebglAddon {
+  activate(): void {}
+  onContextLoss(): { dispose(): void } {
+    return { dispose() {} };
+  }
+  dispose(): void {}
+}

@@ -1,0 +1,107 @@
+/**
+ * Stand-in for `@xterm/xterm` in component tests (jsdom has no canvas). Records writes and lets
+ * a test type (`emitData`). Aliased in vite.config.ts for the test run only.
+ */
+type Listener<T> = (value: T) => void;
+
+class Emitter<T> {
+  #listeners = new Set<Listener<T>>();
+  event = (listener: Listener<T>) => {
+    this.#listeners.add(listener);
+    return { dispose: () => this.#listeners.delete(listener) };
+  };
+  fire(value: T): void {
+    for (const l of [...this.#listeners]) l(value);
+  }
+}
+
+export interface ITheme {
+  [key: string]: string | undefined;
+}
+
+export class Terminal {
+  static instances: Terminal[] = [];
+  written: string[] = [];
+  cols = 80;
+  rows = 24;
+  element: HTMLElement | undefined;
+  disposed = false;
+  keyHandler: ((event: KeyboardEvent) => boolean) | null = null;
+  #data = new Emitter<string>();
+  #binary = new Emitter<string>();
+  #resize = new Emitter<{ cols: number; rows: number }>();
+  #selection = new Emitter<void>();
+  onData = this.#data.event;
+  onBinary = this.#binary.event;
+  onResize = this.#resize.event;
+  onSelectionChange = this.#selection.event;
+
+  constructor(public options: Record<string, unknown> = {}) {
+    Terminal.instances.push(this);
+  }
+
+  open(parent: HTMLElement): void {
+    const el = document.createElement('div');
+    el.className = 'xterm';
+    const input = document.createElement('textarea');
+    input.className = 'xterm-helper-textarea';
+    el.appendChild(input);
+    parent.appendChild(el);
+    this.element = el;
+  }
+
+  write(text: string, callback?: () => void): void {
+    this.written.push(text);
+    callback?.();
+  }
+
+  loadAddon(addon: { activate?: (t: Terminal) => void }): void {
+    addon.activate?.(this);
+  }
+
+  attachCustomKeyEventHandler(handler: (event: KeyboardEvent) => boolean): void {
+    this.keyHandler = handler;
+  }
+
+  resize(cols: number, rows: number): void {
+    this.cols = cols;
+    this.rows = rows;
+    this.#resize.fire({ cols, rows });
+  }
+
+  hasSelection(): boolean {
+    return false;
+  }
+
+  getSelection(): string {
+    return '';
+  }
+
+  focus(): void {}
+
+  paste(text: string): void {
+    this.#data.fire(text);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+  }
+
+  /** Test helper: the user typed `data`. */
+  emitData(data: string): void {
+    this.#data.fire(data);
+  }
+
+  get buffer() {
+    const lines = this.written.join('').split(/\r?\n/);
+    return {
+      active: {
+        length: lines.length,
+        getLine: (i: number) =>
+          i < lines.length
+            ? { isWrapped: false, translateToString: (trim?: boolean) => (trim ? lines[i].replace(/\s+$/, '') : lines[i]) }
+            : undefined,
+      },
+    };
+  }
+}
