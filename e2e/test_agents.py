@@ -23,7 +23,7 @@ def create_agent(page: Page, name: str, profile_label: str, persona: str) -> Non
 def launch_in(page: Page, cell_index: int, agent_name: str) -> None:
     cell = cells(page).nth(cell_index)
     cell_menu(cell, "launch-agent")
-    page.locator(f'[data-testid="launch-agent-choice"]:has-text("{agent_name}")').click()
+    page.locator(f'[data-testid="launch-agent-option"]:has-text("{agent_name}")').click()
 
 
 def session_of(page: Page, cell_index: int) -> str:
@@ -47,7 +47,8 @@ def test_agent_lifecycle_in_cells(launch, tmp_path: Path) -> None:
     launch_in(page, 0, "Reviewer")
     session = session_of(page, 0)
     run_dir = project / ".ideai" / "run" / entry["agentId"]
-    type_in(page, cells(page).nth(0), "pwd; echo marker-$((40+2))\n")
+    # A short prompt: bash redraws a wrapped long prompt on every resize, erasing lines above.
+    type_in(page, cells(page).nth(0), "PS1='$ '; pwd; echo marker-$((40+2))\n")
     wait_terminal(page, session, str(run_dir))
     wait_terminal(page, session, "marker-42")
 

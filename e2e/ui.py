@@ -53,8 +53,12 @@ def terminal_text(page: Page, session_id: str) -> str:
 
 
 def wait_terminal(page: Page, session_id: str, needle: str, timeout_s: float = 20) -> str:
-    return str(wait_for(lambda: needle in (t := terminal_text(page, session_id)) and t,
-                        timeout_s, f"{needle!r} in terminal {session_id}"))
+    """Wait until the rendered terminal text contains ``needle``; the text is in the error."""
+    try:
+        return str(wait_for(lambda: needle in (t := terminal_text(page, session_id)) and t,
+                            timeout_s, f"{needle!r} in terminal {session_id}"))
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n--- terminal text ---\n{terminal_text(page, session_id)}") from None
 
 
 def type_in(page: Page, cell: Locator, text: str) -> None:

@@ -24,18 +24,22 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from app.adapters.pty.common import utf16_units
+
 log = logging.getLogger(__name__)
 
 PUSH_FUNCTION = "window.__ideaPush"
 
 
-def encode_batch(output: Mapping[str, str], events: Sequence[Mapping[str, Any]]) -> str:
+def encode_batch(output: Mapping[str, str], events: Sequence[Mapping[str, Any]],
+                 offsets: Mapping[str, int] | None = None) -> str:
     """JSON of a batch, safe to embed in a script: non-ASCII kept as is (compact), U+2028 and
     U+2029 escaped (line terminators in older JS), lone surrogates in events replaced."""
     out_json = json.dumps(output, ensure_ascii=False, separators=(",", ":"))
     ev_json = json.dumps(list(events), ensure_ascii=False, separators=(",", ":"))
     ev_json = ev_json.encode("utf-8", "replace").decode("utf-8")
-    text = '{"output":' + out_json + ',"events":' + ev_json + "}"
+    off_json = json.dumps(dict(offsets or {}), separators=(",", ":"))
+    text = '{"output":' + out_json + ',"offsets":' + off_json + ',"events":' + ev_json + "}"
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
@@ -76,6 +80,9 @@ class PushPump:
         self._output: dict[str, collections.deque[str]] = {}
         self._output_len: dict[str, int] = {}
         self._pending_chars = 0
+        # UTF-16 units of each session's output already cut into batches (or dropped): the
+        # offset of the next chunk, so a view re-attaching mid-stream skips what it repainted.
+        self._sent_units: dict[str, int] = {}
         self._events: collections.deque[dict[str, Any]] = collections.deque()
         self._last_add: dict[str, float] = {}
         self._last_flush = 0.0
@@ -121,7 +128,9 @@ class PushPump:
         """Drop a session's pending output and cadence state (its view went away)."""
         with self._cond:
             self._pending_chars -= self._output_len.pop(session_id, 0)
-            self._output.pop(session_id, None)
+            dropped = self._output.pop(session_id, None) or ()
+            self._sent_units[session_id] = self._sent_units.get(session_id, 0) + sum(
+                utf16_units(chunk) for chunk in dropped)
             self._last_add.pop(session_id, None)
 
     # ------------------------------------------------------------------ lifecycle
@@ -195,6 +204,7 @@ class PushPump:
     def _take_batch_script(self) -> str | None:
         """Cut one batch from the pending state (lock held) and return its script."""
         output: dict[str, str] = {}
+        offsets: dict[str, int] = {}
         for sid in list(self._output):
             chunks = self._output[sid]
             if not chunks:
@@ -213,6 +223,8 @@ class PushPump:
                     budget = 0
             text = "".join(taken)
             output[sid] = text
+            offsets[sid] = self._sent_units.get(sid, 0)
+            self._sent_units[sid] = offsets[sid] + utf16_units(text)
             self._output_len[sid] -= len(text)
             self._pending_chars -= len(text)
             if not chunks:
@@ -226,4 +238,4 @@ class PushPump:
             events.append(self._events.popleft())
         if not output and not events:
             return None
-        return f"{self._function}({encode_batch(output, events)})"
+        return f"{self._function}({encode_batch(output, events, offsets)})"

@@ -102,9 +102,10 @@ class Workspace:
         """A view shows ``session_id``: flow control on, scrollback for the repaint."""
         alive = self.pty.is_alive(session_id) if session_id in self.pty.session_ids() else False
         if not alive and session_id not in self.pty.session_ids():
-            return {"scrollback": "", "alive": False, "exitCode": None}
+            return {"scrollback": "", "end": 0, "alive": False, "exitCode": None}
         self.pty.set_flow_control(session_id, True)
-        return {"scrollback": self.pty.scrollback(session_id), "alive": alive,
+        scrollback, end = self.pty.snapshot(session_id)
+        return {"scrollback": scrollback, "end": end, "alive": alive,
                 "exitCode": self.pty.exit_code(session_id)}
 
     def detach(self, session_id: str) -> None:

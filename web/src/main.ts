@@ -11,6 +11,8 @@ import { TerminalHub } from './features/terminals/terminal-hub.svelte';
 declare global {
   interface Window {
     __ideaTerminalText?: (sessionId: string) => string;
+    /** Set once start-up (including `--project` roots) is done; e2e tests wait for it. */
+    __ideaReady?: boolean;
   }
 }
 
@@ -47,6 +49,7 @@ async function boot(): Promise<void> {
   window.__ideaTerminalText = (sessionId) => terminals.textOf(sessionId);
   mount(App, { target: document.getElementById('app')!, props: { services: { gateway, workspace, terminals } } });
   await workspace.start();
+  window.__ideaReady = true;
 }
 
 void boot();

@@ -29,7 +29,7 @@ SCROLLBACK_CHARS = 1024 * 1024
 HIGH_WATER_CHARS = 100_000
 LOW_WATER_CHARS = 5_000
 #: An input sequence gap older than this is skipped so input is never stuck forever (ms).
-SEQ_GAP_TIMEOUT_MS = 1_000
+SEQ_GAP_TIMEOUT_MS = 5_000
 #: Bytes per `read` of the PTY master.
 READ_CHUNK_BYTES = 65_536
 
@@ -208,8 +208,8 @@ class OrderedInput:
     `put(seq, data)` may be called from any thread in any order; `take()` (one writer thread)
     blocks until the next chunk in sequence is available and returns all contiguous chunks
     joined. A gap not filled within `gap_timeout_ms` is skipped. A `seq` older than the next
-    expected one (late after a skip, or a view that restarted its counter) is delivered at once
-    rather than dropped. `close()` makes `take()` return None.
+    expected one (late after a skip) is delivered at once rather than dropped; seq 0 after
+    others means a new view restarted its counter (page reload, another window). `close()` makes `take()` return None.
     """
 
     def __init__(self, gap_timeout_ms: int = SEQ_GAP_TIMEOUT_MS) -> None:
@@ -225,6 +225,8 @@ class OrderedInput:
         with self._cond:
             if self._closed:
                 return
+            if seq == 0 and self._next > 0:
+                self._restart()  # a new view (page reload, other window) restarted its counter
             if seq < self._next:
                 self._late.append(data)
             elif seq in self._pending:
@@ -232,6 +234,13 @@ class OrderedInput:
             else:
                 self._pending[seq] = data
             self._cond.notify_all()
+
+    def _restart(self) -> None:
+        """Expect seq 0 next; input still queued from the old counter is delivered first."""
+        self._late.extend(self._pending[k] for k in sorted(self._pending))
+        self._pending.clear()
+        self._next = 0
+        self._gap_since = None
 
     def close(self) -> None:
         with self._cond:
@@ -272,3 +281,9 @@ class OrderedInput:
                     self._gap_since = None
                     continue
                 self._cond.wait(left)
+
+
+def utf16_units(text: str) -> int:
+    """Length of ``text`` in UTF-16 code units: the unit of JavaScript string offsets."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+

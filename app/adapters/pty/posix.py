@@ -45,6 +45,7 @@ from .common import (
     ScrollbackRing,
     build_child_env,
     user_environ,
+    utf16_units,
 )
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,7 @@ class _Session:
         self.pid: int = proc.pid
         self.fd: int = proc.fd
         self.lock = threading.Lock()  # ring, exit state, sink emission order
+        self.emitted_units = 0  # UTF-16 code units of output emitted since spawn
         self.fd_lock = threading.Lock()  # fd use (write, resize, signal lookup) vs close
         self.fd_closed = False
         self.reaped = False
@@ -257,6 +259,17 @@ class PtyProcessHost:
         with s.lock:
             return s.ring.text()
 
+    def snapshot(self, session_id: str) -> tuple[str, int]:
+        """``(scrollback, end)``: the recent output and the UTF-16 offset just after it.
+
+        Output offsets count UTF-16 code units (JS string length) from the session's start; a
+        view repaints ``scrollback`` then skips pushed output below ``end`` (no loss, no
+        duplicate). Raises `AppError(NOT_FOUND)` for an unknown session.
+        """
+        s = self._get(session_id)
+        with s.lock:
+            return s.ring.text(), s.emitted_units
+
     # ------------------------------------------------------------------ extras
 
     def ack(self, session_id: str, chars: int) -> None:
@@ -355,6 +368,7 @@ class PtyProcessHost:
             return
         with s.lock:
             s.ring.append(text)
+            s.emitted_units += utf16_units(text)
             s.gate.produced(len(text))
             sink = self._on_output
             if sink is not None:

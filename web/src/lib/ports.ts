@@ -18,6 +18,8 @@ export interface AppInfo {
   firstRun: boolean;
   platform: string;
   problems: Problem[];
+  /** Project roots given on the command line (`--project`), opened at start-up. */
+  startupProjects?: string[];
 }
 
 export interface ContextInjection {
@@ -158,6 +160,8 @@ export interface LaunchResult {
 
 export interface AttachResult {
   scrollback: string;
+  /** Output offset (UTF-16 units since the session started) just after `scrollback`. */
+  end: number;
   alive: boolean;
   exitCode: number | null;
 }
@@ -172,6 +176,8 @@ export type PushEvent =
 
 export interface PushBatch {
   output?: Record<string, string>;
+  /** Offset of each session's chunk in `output` (UTF-16 units since the session started). */
+  offsets?: Record<string, number>;
   events?: PushEvent[];
 }
 

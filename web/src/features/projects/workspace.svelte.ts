@@ -60,6 +60,7 @@ export class Workspace {
       for (const problem of info.problems ?? []) this.#addNotice(problem.file, problem.message);
       this.showWizard = info.firstRun;
       await Promise.all([this.reloadProfiles(), this.reloadRecent()]);
+      for (const root of info.startupProjects ?? []) await this.open(root);
     } catch (error) {
       this.report(error, 'Start-up failed');
     } finally {

@@ -101,8 +101,9 @@ describe('TerminalView', () => {
     spawned(h, 'line one\r\nalready in scrollback');
     render(TerminalView, { props: { sessionId: 's1' }, context: h.context });
     // attach is still in flight: these arrive first
-    h.gateway.push({ output: { s1: 'already in scrollback' } });
-    h.gateway.push({ output: { s1: ' and new' } });
+    // offsets count UTF-16 units from the session start: 'line one\r\n' is 10 units
+    h.gateway.push({ output: { s1: 'already in scrollback' }, offsets: { s1: 10 } });
+    h.gateway.push({ output: { s1: ' and new' }, offsets: { s1: 31 } });
     await settle();
 
     expect(h.terminals.textOf('s1')).toBe('line one\nalready in scrollback and new');

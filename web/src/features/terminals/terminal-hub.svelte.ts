@@ -2,7 +2,7 @@ import { Terminal, type ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { WebglAddon } from '@xterm/addon-webgl';
 import { AckCounter } from '../../lib/domain/ack-counter';
-import { unseenAfterScrollback } from '../../lib/domain/attach-merge';
+import { unseenPart, type PendingChunk } from '../../lib/domain/attach-merge';
 import { KeystrokeSequences } from '../../lib/domain/keystroke-sequence';
 import type { Gateway, PushBatch } from '../../lib/ports';
 import { copyText } from './clipboard';
@@ -26,7 +26,9 @@ interface PooledTerminal {
   wrapper: HTMLDivElement;
   claims: number;
   /** Output received while `attach` is in flight, written after the scrollback. */
-  pending: string[] | null;
+  pending: PendingChunk[] | null;
+  /** Output offset up to which this view has written (UTF-16 units); later chunks skip below it. */
+  end: number;
   acks: AckCounter;
   /** Last size sent to the PTY, to skip duplicate resizes. */
   sentSize: string;
@@ -79,8 +81,12 @@ export class TerminalHub {
     let entry = this.#pool.get(sessionId);
     if (!entry) {
       entry = this.#create(sessionId, container);
-    } else {
+    } else if (entry.wrapper.parentElement !== container) {
+      // Moving a focused element out of the DOM blurs it: keystrokes typed while the cell
+      // re-renders (e.g. after an agent launch) would be lost. Give the focus back.
+      const hadFocus = entry.wrapper.contains(document.activeElement);
       container.appendChild(entry.wrapper);
+      if (hadFocus) entry.term.focus();
     }
     entry.claims += 1;
     this.fit(sessionId);
@@ -107,8 +113,12 @@ export class TerminalHub {
         void this.#gateway.terminals.ack(sessionId, text.length).catch(() => {});
         continue;
       }
-      if (entry.pending) entry.pending.push(text);
-      else this.#writeOutput(entry, text);
+      const offset = batch.offsets?.[sessionId];
+      if (entry.pending) {
+        entry.pending.push({ text, offset });
+        continue;
+      }
+      this.#writeFrom(entry, text, offset);
     }
     for (const event of batch.events ?? []) {
       if (event.type === 'sessionExited') this.#exited(event.sessionId, event.exitCode);
@@ -207,6 +217,7 @@ export class TerminalHub {
       wrapper,
       claims: 0,
       pending: [],
+      end: 0,
       acks: new AckCounter(),
       sentSize: '',
       disposables: [],
@@ -253,17 +264,24 @@ export class TerminalHub {
     );
   }
 
+  /** Writes the part of a pushed chunk this view has not shown yet; acks the skipped part. */
+  #writeFrom(entry: PooledTerminal, text: string, offset: number | undefined): void {
+    const unseen = unseenPart(text, offset, entry.end);
+    if (offset !== undefined) entry.end = Math.max(entry.end, offset + text.length);
+    if (text.length > unseen.length) this.#ack(entry, text.length - unseen.length);
+    if (unseen) this.#writeOutput(entry, unseen);
+  }
+
   async #attach(entry: PooledTerminal): Promise<void> {
     const { sessionId } = entry;
     try {
       const result = await this.#gateway.terminals.attach(sessionId);
       if (this.#pool.get(sessionId) !== entry) return;
-      const pending = (entry.pending ?? []).join('');
+      const pending = entry.pending ?? [];
       entry.pending = null;
       if (result.scrollback) entry.term.write(result.scrollback);
-      const unseen = unseenAfterScrollback(result.scrollback, pending);
-      if (pending.length > unseen.length) this.#ack(entry, pending.length - unseen.length);
-      if (unseen) this.#writeOutput(entry, unseen);
+      entry.end = result.end ?? 0;
+      for (const chunk of pending) this.#writeFrom(entry, chunk.text, chunk.offset);
       const alive = result.alive && this.status[sessionId]?.alive !== false;
       const exitCode = this.status[sessionId]?.exitCode ?? result.exitCode;
       this.status = { ...this.status, [sessionId]: { attached: true, alive, exitCode } };
@@ -302,7 +320,7 @@ export class TerminalHub {
     const entry = this.#pool.get(sessionId);
     if (!entry) return;
     const line = `\r\n\x1b[90m[process exited${exitCode === null ? '' : ` with code ${exitCode}`}]\x1b[0m\r\n`;
-    if (entry.pending) entry.pending.push(line);
+    if (entry.pending) entry.pending.push({ text: line, offset: undefined });
     else entry.term.write(line);
   }
 

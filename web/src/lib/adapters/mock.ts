@@ -254,8 +254,8 @@ export class MockGateway implements Gateway {
     attach: (sessionId: string) =>
       this.#call('terminals.attach', [sessionId], () => {
         const session = this.sessions.get(sessionId);
-        if (!session) return { scrollback: '', alive: false, exitCode: null };
-        return { scrollback: session.scrollback, alive: session.alive, exitCode: session.exitCode };
+        if (!session) return { scrollback: '', end: 0, alive: false, exitCode: null };
+        return { scrollback: session.scrollback, end: session.scrollback.length, alive: session.alive, exitCode: session.exitCode };
       }),
     write: (sessionId: string, seq: number, data: string) =>
       this.#call('terminals.write', [sessionId, seq, data], () => {

@@ -1,19 +1,20 @@
-/** Longest overlap looked for between a repainted scrollback and output pushed meanwhile. */
-const MAX_OVERLAP_CHARS = 256 * 1024;
-/** Shorter overlaps are too likely to be coincidences (a prompt, a line break) to drop. */
-const MIN_OVERLAP_CHARS = 8;
-
 /**
- * Output pushed while `terminals.attach` was in flight may already be part of the scrollback
- * it returns. Returns the part of `pending` that is not: the longest prefix of `pending` that is
- * also a suffix of `scrollback` (at least 8 characters) is dropped. Pure; O(n²) worst case,
- * bounded by 256 KiB.
+ * Exact merge of a repainted scrollback with pushed output (no loss, no duplicate).
+ *
+ * The backend numbers each session's output by offset: UTF-16 code units (JS string length)
+ * since the session started. `terminals.attach` answers the scrollback and `end`, the offset
+ * just after it; each pushed chunk carries the offset of its first unit. A view writes the
+ * scrollback, then only the part of each chunk at or beyond `end`.
  */
-export function unseenAfterScrollback(scrollback: string, pending: string): string {
-  if (!pending || !scrollback) return pending;
-  const max = Math.min(pending.length, scrollback.length, MAX_OVERLAP_CHARS);
-  for (let k = max; k >= MIN_OVERLAP_CHARS; k--) {
-    if (scrollback.endsWith(pending.slice(0, k))) return pending.slice(k);
-  }
-  return pending;
+export function unseenPart(text: string, offset: number | undefined, end: number): string {
+  if (offset === undefined) return text; // an older backend without offsets: keep everything
+  const skip = end - offset;
+  if (skip <= 0) return text;
+  return skip >= text.length ? '' : text.slice(skip);
+}
+
+/** Output pushed while `attach` was in flight, with the offset of each chunk. */
+export interface PendingChunk {
+  text: string;
+  offset: number | undefined;
 }

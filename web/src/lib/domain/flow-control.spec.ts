@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AckCounter } from './ack-counter';
-import { unseenAfterScrollback } from './attach-merge';
+import { unseenPart } from './attach-merge';
 import { KeystrokeSequence, KeystrokeSequences } from './keystroke-sequence';
 
 describe('KeystrokeSequence', () => {
@@ -36,16 +36,21 @@ describe('AckCounter', () => {
   });
 });
 
-describe('unseenAfterScrollback', () => {
-  it('drops pushed output that the scrollback already ends with', () => {
-    expect(unseenAfterScrollback('hello\r\nworld output', 'world output')).toBe('');
+describe('unseenPart', () => {
+  it('drops a chunk entirely inside the repainted scrollback', () => {
+    expect(unseenPart('world', 10, 20)).toBe('');
   });
 
-  it('keeps the part that came after the scrollback', () => {
-    expect(unseenAfterScrollback('abc 12345678', '12345678 tail')).toBe(' tail');
+  it('keeps the part of a chunk that comes after the scrollback', () => {
+    expect(unseenPart('12345678 tail', 100, 108)).toBe(' tail');
   });
 
-  it('does not drop short coincidental overlaps', () => {
-    expect(unseenAfterScrollback('$ \r\n', '\r\n$ ')).toBe('\r\n$ ');
+  it('keeps a chunk that starts at or after the scrollback end', () => {
+    expect(unseenPart('$ ', 50, 50)).toBe('$ ');
+    expect(unseenPart('next', 60, 50)).toBe('next');
+  });
+
+  it('keeps everything when the backend sent no offset', () => {
+    expect(unseenPart('abc', undefined, 99)).toBe('abc');
   });
 });

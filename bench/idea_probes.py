@@ -1,0 +1,103 @@
+"""In-page probes (JavaScript) for the IdeA window and the reference page; see idea_cell.py."""
+
+# Flood: t0 = keydown of Enter; arrival = the marker seen in a push; parsed = the buffer text
+# contains it (checked when the page is idle, since one textOf over 10k lines costs ms).
+FLOOD_JS = r"""
+({sid, marker}) => {
+  const mine = (e) => !!e.target.closest?.(`[data-session-id="${sid}"]`);  // keys into this terminal
+  const st = window.__benchFlood = {t0: null, arrive: null, parsed: null, painted: null,
+    frames: 0, maxGap: 0, chars: 0, pushes: 0, pushMs: 0, gaps: [], acks: [], textCostMs: null};
+  const orig = window.__ideaPush;  // chained: probes stack
+  const api = window.pywebview.api.terminals;  // the gateway looks methods up on every call
+  const ack = api.__benchOrigAck ??= api.ack;
+  const running = () => st.t0 !== null && st.painted === null;
+  api.ack = (...args) => {
+    const t = performance.now(), p = ack.apply(api, args);
+    if (running()) p.then(() => st.acks.push(performance.now() - t), () => {});
+    return p;
+  };
+  let tail = '', last = null;
+  const frame = (last) => requestAnimationFrame((t) => {
+    st.frames++; st.maxGap = Math.max(st.maxGap, t - last);
+    if (st.painted === null) frame(t);
+  });
+  addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && st.t0 === null && mine(e)) { st.t0 = performance.now(); frame(st.t0); }
+  }, true);
+  const check = () => requestIdleCallback(() => {
+    const t = performance.now();
+    const seen = window.__ideaTerminalText(sid).includes(marker);
+    st.textCostMs = performance.now() - t;
+    if (!seen) return check();
+    st.parsed = t;
+    requestAnimationFrame(() => { st.painted = performance.now(); });
+  }, {timeout: 20});
+  window.__ideaPush = (batch) => {
+    const t = performance.now(), result = orig(batch);
+    const text = (typeof batch === 'string' ? JSON.parse(batch) : batch)?.output?.[sid];
+    if (text && st.t0 !== null && st.arrive === null) {
+      st.chars += text.length; st.pushes++; st.pushMs += performance.now() - t;
+      if (last !== null) st.gaps.push(t - last);
+      last = t;
+      const s = tail + text;
+      tail = s.slice(-marker.length);
+      if (s.includes(marker)) { st.arrive = performance.now(); check(); }
+    }
+    return result;
+  };
+}
+"""
+
+# Keystrokes at a `cat > /dev/null` prompt: t0 = keydown of `x`; arrival = a push with an `x`;
+# parsed = the last buffer line is n x's (checked right after xterm's own parse task).
+KEYS_JS = r"""
+({sid}) => {
+  const mine = (e) => !!e.target.closest?.(`[data-session-id="${sid}"]`);
+  const k = window.__benchKey = {active: true, n: 0, t0: 0, arrive: null, during: false,
+    results: [], waiters: []};
+  const flooding = () => { const f = window.__benchFlood; return !!f && f.t0 !== null && f.arrive === null; };
+  const orig = window.__ideaPush;  // chained: probes stack
+  addEventListener('keydown', (e) => {
+    if (!k.active || e.key !== 'x' || !mine(e)) return;
+    k.n++; k.t0 = performance.now(); k.arrive = null; k.during = flooding();
+  }, true);
+  const lastLine = () => {
+    const t = window.__ideaTerminalText(sid);
+    return t.slice(t.lastIndexOf('\n') + 1);
+  };
+  const check = (n) => setTimeout(() => {
+    if (k.n !== n) return;
+    const line = lastLine();
+    if (!(/^x+$/.test(line) && line.length >= n)) return check(n);
+    const parsed = performance.now();
+    requestAnimationFrame(() => {
+      const painted = performance.now();
+      k.results.push({arrive: k.arrive - k.t0, parsed: parsed - k.t0, painted: painted - k.t0,
+        duringFlood: k.during});
+      k.waiters.splice(0).forEach((w) => w());
+    });
+  }, 0);
+  window.__ideaPush = (batch) => {
+    const result = orig(batch);
+    const text = (typeof batch === 'string' ? JSON.parse(batch) : batch)?.output?.[sid];
+    if (k.active && text && k.arrive === null && text.includes('x')) {
+      k.arrive = performance.now(); check(k.n);
+    }
+    return result;
+  };
+}
+"""
+
+# Resolves once the page recorded ``n`` keystroke results (shared with the reference page).
+WAIT_KEY_JS = """(n) => new Promise((resolve, reject) => {
+  const k = window.__benchKey;
+  if (k.results.length >= n) return resolve();
+  k.waiters.push(resolve);
+  setTimeout(() => reject(new Error('no echo for keystroke ' + n)), 10000);
+})"""
+
+RENDERER_JS = """(sid) => {
+  const el = document.querySelector(`[data-testid="terminal"][data-session-id="${sid}"]`);
+  if (el.querySelector('.xterm-rows')) return 'dom';
+  return el.querySelector('.xterm-screen canvas') ? 'webgl' : 'unknown';
+}"""
