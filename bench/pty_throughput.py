@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import statistics
 import sys
@@ -65,7 +66,7 @@ def summary(keys: list[dict[str, float]]) -> dict[str, float]:
 
 
 def run(mb: float, keys: int, quiet_keys: int, app_env: dict[str, str] | None = None) -> dict[str, Any]:
-    nonce = secrets.token_hex(4)
+    nonce, load_before = secrets.token_hex(4), os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="idea-bench-") as tmp, sync_playwright() as pw:
         payload_path = Path(tmp) / "payload.txt"
         size = make_payload(payload_path, mb, nonce)
@@ -93,6 +94,7 @@ def run(mb: float, keys: int, quiet_keys: int, app_env: dict[str, str] | None = 
     ref_keys, flood_keys = ref.pop("keys", []), idea.pop("quietKeys")
     result: dict[str, Any] = {
         "payloadBytes": size, "cols": cols, "rows": rows,
+        "host": {"cpus": os.cpu_count(), "loadBefore": load_before, "loadAfter": os.getloadavg()[0]},
         "idea": {"renderer": renderer, "webgl2Available": webgl2, **idea,
                  "mbPerS": size / 1e6 / idea["parsedS"]},
         "reference": {**ref, "mbPerS": size / 1e6 / ref["parsedS"]},
@@ -135,8 +137,11 @@ def table(r: dict[str, Any]) -> str:
                          f"{fk[name + 'P50Ms']:.1f} / {fk[name + 'P99Ms']:.1f}", ""))
     if "keysDuringFlood" in idea:
         rows.append(("quiet cell keystrokes during flood", str(idea["keysDuringFlood"]["count"]), ""))
-    lines = [f"{'measure':<34}{'IdeA':>22}{'reference':>22}"]
-    lines += [f"{a:<34}{b:>22}{c:>22}" for a, b, c in rows]
+    host = r["host"]
+    rows.append(("host: cpus / load avg before, after", f"{host['cpus']} / {host['loadBefore']:.1f}",
+                 f"{host['loadAfter']:.1f}"))
+    lines = [f"{'measure':<42}{'IdeA':>22}{'reference':>22}"]
+    lines += [f"{a:<42}{b:>22}{c:>22}" for a, b, c in rows]
     return "\n".join(lines)
 
 

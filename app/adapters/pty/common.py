@@ -209,7 +209,8 @@ class OrderedInput:
     blocks until the next chunk in sequence is available and returns all contiguous chunks
     joined. A gap not filled within `gap_timeout_ms` is skipped. A `seq` older than the next
     expected one (late after a skip) is delivered at once rather than dropped; seq 0 after
-    others means a new view restarted its counter (page reload, another window). `close()` makes `take()` return None.
+    others means a new view restarted its counter (page reload, another window).
+    `close()` makes `take()` return None.
     """
 
     def __init__(self, gap_timeout_ms: int = SEQ_GAP_TIMEOUT_MS) -> None:
