@@ -10,13 +10,15 @@ registers its render frame while parsing, so ours runs after it in the same fram
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from statistics import median
 from typing import Any
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, Playwright
 
-from bench.idea_probes import FLOOD_JS, KEYS_JS, WAIT_KEY_JS
-from e2e.ui import type_in, wait_terminal
+from bench.idea_probes import FLOOD_JS, KEYS_JS, RENDERER_JS, WAIT_KEY_JS
+from e2e.harness import IdeaApp, Xvfb
+from e2e.ui import cell_menu, cells, open_shell, type_in, wait_for, wait_terminal
 
 
 def terminal_size(page: Page, cell: Locator, session: str) -> tuple[int, int]:
@@ -28,15 +30,16 @@ def terminal_size(page: Page, cell: Locator, session: str) -> tuple[int, int]:
     return int(cols), int(rows)
 
 
-def measure_keys(page: Page, count: int, gap_s: float = 0.03,
-                 until: str | None = None) -> list[dict[str, Any]]:
+def measure_keys(page: Page, count: int, gap_s: float = 0.03, until: str | None = None,
+                 deadline: float = float("inf")) -> list[dict[str, Any]]:
     """Press ``x`` up to ``count`` times (after KEYS_JS or the reference page set ``__benchKey``
-    up), stopping early once the JS expression ``until`` is true; returns the in-page timings
-    plus ``roundTrip`` (Python → CDP → page → Python) in ms."""
+    up), stopping early once the JS expression ``until`` is true or at ``deadline``
+    (``time.perf_counter()``). Returns the in-page timings (ms after the keydown) plus
+    ``roundTrip``: Python → CDP → page → Python, in ms."""
     out: list[dict[str, Any]] = []
     base = int(page.evaluate("window.__benchKey.results.length"))
     for i in range(base + 1, base + count + 1):
-        if until and page.evaluate(until):
+        if time.perf_counter() > deadline or (until and page.evaluate(until)):
             break
         t = time.perf_counter()
         page.keyboard.press("x")
@@ -54,13 +57,14 @@ def start_quiet_cat(page: Page, cell: Locator, session: str) -> None:
     page.evaluate(KEYS_JS, {"sid": session})
 
 
-def flood(page: Page, cell: Locator, session: str, path: str, nonce: str, timeout_s: float,
-          quiet: Locator | None = None, quiet_keys: int = 0) -> dict[str, Any]:
-    """``cat path; echo END-42-nonce`` and wait, in the page, until the marker is in the buffer.
-    With ``quiet`` (a cell running start_quiet_cat), up to ``quiet_keys`` keystrokes are typed
-    there while the flood runs."""
-    marker = f"END-42-{nonce}"
-    type_in(page, cell, f"cat {path}; echo END-$((40+2))-{nonce}")
+def flood(page: Page, cell: Locator, session: str, command: str, marker: str, timeout_s: float,
+          quiet: Locator | None = None, quiet_keys: int = 0, interrupt: bool = False,
+          typing_s: float = float("inf")) -> dict[str, Any]:
+    """Type ``command`` + Enter in ``cell`` and wait, in the page, until ``marker`` arrives and is
+    in the buffer. With ``quiet`` (a cell running start_quiet_cat), up to ``quiet_keys``
+    keystrokes are typed there during at most ``typing_s`` of the flood; with ``interrupt``,
+    Ctrl+C is then pressed in the flooding cell (``marker`` should be the shell prompt)."""
+    type_in(page, cell, command)
     time.sleep(0.3)  # let the typed command's echo settle before arming
     page.evaluate(FLOOD_JS, {"sid": session, "marker": marker})
     t = time.perf_counter()
@@ -68,7 +72,11 @@ def flood(page: Page, cell: Locator, session: str, path: str, nonce: str, timeou
     keys: list[dict[str, Any]] = []
     if quiet is not None and quiet_keys > 0:
         quiet.locator('[data-testid="terminal"]').click()
-        keys = measure_keys(page, quiet_keys, until="window.__benchFlood.arrive !== null")
+        keys = measure_keys(page, quiet_keys, until="window.__benchFlood.arrive !== null",
+                            deadline=t + typing_s)
+    if interrupt and not page.evaluate("window.__benchFlood.arrive !== null"):
+        cell.locator('[data-testid="terminal"]').click()
+        page.keyboard.press("Control+c")
     page.wait_for_function("window.__benchFlood.painted !== null", polling=250,
                            timeout=timeout_s * 1000)
     wall = time.perf_counter() - t
@@ -83,4 +91,39 @@ def flood(page: Page, cell: Locator, session: str, path: str, nonce: str, timeou
         "pushGapP50Ms": median(st["gaps"] or [0]), "pushGapMaxMs": max(st["gaps"] or [0]),
         "acks": len(st["acks"]), "ackP50Ms": median(st["acks"] or [0]), "ackMaxMs": max(st["acks"] or [0]),
         "quietKeys": [k for k in keys if k.get("duringFlood")],
+        # None when the flood ended on its own before Ctrl+C was pressed
+        "ctrlcToPromptMs": None if st["ctrlc"] is None or st["ctrlc"] > st["arrive"]
+        else st["arrive"] - st["ctrlc"],
     }
+
+
+def run_idea(pw: Playwright, tmp: Path, payload: Path, nonce: str, keys: int, quiet_keys: int,
+             timeout_s: float, app_env: dict[str, str] | None = None) -> dict[str, Any]:
+    """The real app under a private Xvfb: a flooding cell on top, a quiet ``cat`` cell below."""
+    xvfb = Xvfb()
+    app = IdeaApp(pw, xvfb.start(), tmp / "data", tmp / "proj", extra_env=app_env)
+    try:
+        page = app.start()
+        cell = cells(page).first
+        session = open_shell(page, cell)
+        cell_menu(cell, "split-column")
+        wait_for(lambda: cells(page).count() == 2, what="two cells")
+        quiet = cells(page).nth(1)
+        start_quiet_cat(page, quiet, open_shell(page, quiet))
+        cols, rows = terminal_size(page, cell, session)
+        out: dict[str, Any] = {
+            "cols": cols, "rows": rows, "renderer": page.evaluate(RENDERER_JS, session),
+            "webgl2Available": page.evaluate("!!document.createElement('canvas').getContext('webgl2')"),
+        }
+        quiet.locator('[data-testid="terminal"]').click()
+        out["keys"] = measure_keys(page, keys)
+        out["flood"] = flood(page, cell, session, f"cat {payload}; echo END-$((40+2))-{nonce}",
+                             f"END-42-{nonce}", timeout_s)
+        if quiet_keys > 0:  # again, typing in the quiet cell meanwhile, then Ctrl+C
+            type_in(page, cell, "PS1='PROMPT-OK> '\n")
+            out["busy"] = flood(page, cell, session, f"cat {payload}", "PROMPT-OK>", timeout_s, quiet,
+                                quiet_keys, interrupt=True, typing_s=out["flood"]["parsedS"] * 0.6)
+        return out
+    finally:
+        app.stop()
+        xvfb.stop()

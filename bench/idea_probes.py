@@ -1,11 +1,12 @@
 """In-page probes (JavaScript) for the IdeA window and the reference page; see idea_cell.py."""
 
 # Flood: t0 = keydown of Enter; arrival = the marker seen in a push; parsed = the buffer text
-# contains it (checked when the page is idle, since one textOf over 10k lines costs ms).
+# contains it (checked when the page is idle, since one textOf over 10k lines costs ms);
+# ctrlc = keydown of Ctrl+C in that terminal (the marker is then the shell prompt).
 FLOOD_JS = r"""
 ({sid, marker}) => {
   const mine = (e) => !!e.target.closest?.(`[data-session-id="${sid}"]`);  // keys into this terminal
-  const st = window.__benchFlood = {t0: null, arrive: null, parsed: null, painted: null,
+  const st = window.__benchFlood = {t0: null, arrive: null, parsed: null, painted: null, ctrlc: null,
     frames: 0, maxGap: 0, chars: 0, pushes: 0, pushMs: 0, gaps: [], acks: [], textCostMs: null};
   const orig = window.__ideaPush;  // chained: probes stack
   const api = window.pywebview.api.terminals;  // the gateway looks methods up on every call
@@ -22,7 +23,9 @@ FLOOD_JS = r"""
     if (st.painted === null) frame(t);
   });
   addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && st.t0 === null && mine(e)) { st.t0 = performance.now(); frame(st.t0); }
+    if (!mine(e)) return;
+    if (e.key === 'Enter' && st.t0 === null) { st.t0 = performance.now(); frame(st.t0); }
+    if (e.ctrlKey && e.key === 'c' && st.ctrlc === null) st.ctrlc = performance.now();
   }, true);
   const check = () => requestIdleCallback(() => {
     const t = performance.now();

@@ -64,7 +64,7 @@ class PushPump:
         *,
         interval_ms: int = 10,
         flush_chars: int = 128 * 1024,
-        session_chars: int = 64 * 1024,
+        session_chars: int = 128 * 1024,
         function: str = PUSH_FUNCTION,
         name: str = "idea-push",
     ) -> None:

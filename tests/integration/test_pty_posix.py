@@ -15,7 +15,7 @@ import pytest
 if sys.platform == "win32":  # pragma: no cover
     pytest.skip("POSIX PTY adapter", allow_module_level=True)
 
-from app.adapters.pty.common import build_child_env
+from app.adapters.pty.common import HIGH_WATER_CHARS, build_child_env
 from app.adapters.pty.posix import PtyProcessHost
 from app.core.domain.sessions import SpawnSpec
 from app.core.errors import COMMAND_NOT_FOUND, NOT_FOUND, AppError
@@ -152,15 +152,15 @@ def test_resize_changes_stty_size(host: PtyProcessHost, rec: Recorder) -> None:
 def test_flood_without_ack_stalls_then_resumes_after_ack(host: PtyProcessHost,
                                                          rec: Recorder) -> None:
     sid = host.spawn(spec("yes"))
-    assert wait_until(lambda: rec.count(sid) > 100_000)
+    assert wait_until(lambda: rec.count(sid) > HIGH_WATER_CHARS)
     stalled = wait_stable(lambda: rec.count(sid))
     # the reader stops above the high-water mark; one last read is at most 64 KiB
-    assert 100_000 < stalled <= 100_000 + 65_536
+    assert HIGH_WATER_CHARS < stalled <= HIGH_WATER_CHARS + 65_536
     assert host.is_alive(sid)
     host.ack(sid, stalled)
     assert wait_until(lambda: rec.count(sid) > stalled)
     stalled_again = wait_stable(lambda: rec.count(sid))
-    assert stalled_again <= stalled + 100_000 + 65_536
+    assert stalled_again <= stalled + HIGH_WATER_CHARS + 65_536
     host.kill(sid)
     assert wait_until(lambda: sid in rec.exits)
 

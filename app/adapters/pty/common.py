@@ -26,7 +26,7 @@ ExitSink = Callable[[str, int], None]
 SCROLLBACK_CHARS = 1024 * 1024
 #: Flow control (SPEC §5, VS Code's constants), in characters: stop reading above HIGH_WATER
 #: unacknowledged characters, resume below LOW_WATER.
-HIGH_WATER_CHARS = 100_000
+HIGH_WATER_CHARS = 256_000
 LOW_WATER_CHARS = 5_000
 #: An input sequence gap older than this is skipped so input is never stuck forever (ms).
 SEQ_GAP_TIMEOUT_MS = 5_000
