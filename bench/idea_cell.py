@@ -90,6 +90,7 @@ def flood(page: Page, cell: Locator, session: str, command: str, marker: str, ti
         "charsPushed": st["chars"], "textOfCostMs": st["textCostMs"], "insidePushS": st["pushMs"] / 1000,
         "pushGapP50Ms": median(st["gaps"] or [0]), "pushGapMaxMs": max(st["gaps"] or [0]),
         "acks": len(st["acks"]), "ackP50Ms": median(st["acks"] or [0]), "ackMaxMs": max(st["acks"] or [0]),
+        "charsPerSecond": [c or 0 for c in st["perSecond"]],
         "quietKeys": [k for k in keys if k.get("duringFlood")],
         # None when the flood ended on its own before Ctrl+C was pressed
         "ctrlcToPromptMs": None if st["ctrlc"] is None or st["ctrlc"] > st["arrive"]

@@ -7,7 +7,8 @@ FLOOD_JS = r"""
 ({sid, marker}) => {
   const mine = (e) => !!e.target.closest?.(`[data-session-id="${sid}"]`);  // keys into this terminal
   const st = window.__benchFlood = {t0: null, arrive: null, parsed: null, painted: null, ctrlc: null,
-    frames: 0, maxGap: 0, chars: 0, pushes: 0, pushMs: 0, gaps: [], acks: [], textCostMs: null};
+    frames: 0, maxGap: 0, chars: 0, pushes: 0, pushMs: 0, gaps: [], acks: [], perSecond: [],
+    textCostMs: null};
   const orig = window.__ideaPush;  // chained: probes stack
   const api = window.pywebview.api.terminals;  // the gateway looks methods up on every call
   const ack = api.__benchOrigAck ??= api.ack;
@@ -41,6 +42,8 @@ FLOOD_JS = r"""
     if (text && st.t0 !== null && st.arrive === null) {
       st.chars += text.length; st.pushes++; st.pushMs += performance.now() - t;
       if (last !== null) st.gaps.push(t - last);
+      const second = Math.floor((t - st.t0) / 1000);
+      st.perSecond[second] = (st.perSecond[second] || 0) + text.length;
       last = t;
       const s = tail + text;
       tail = s.slice(-marker.length);

@@ -94,6 +94,7 @@ def ms(d: dict[str, Any], name: str) -> str:
 
 def table(r: dict[str, Any]) -> str:
     idea, ref, fl, host = r["idea"], r["reference"], r["idea"]["flood"], r["host"]
+    per = fl["charsPerSecond"][:-1] or fl["charsPerSecond"] or [0]  # the last second is partial
     rows = [("payload (MB = 10^6 bytes), cols x rows",
              f"{r['payloadBytes'] / 1e6:.1f} MB, {r['cols']}x{r['rows']}", ""),
             ("renderer", f"{idea['renderer']} (webgl2: {idea['webgl2Available']})", ref["renderer"]),
@@ -101,6 +102,7 @@ def table(r: dict[str, Any]) -> str:
              f"{ref['parsedS']:.2f} / {ref['paintedS']:.2f}"),
             ("throughput (MB/s)", f"{fl['mbPerS']:.1f}", f"{ref['mbPerS']:.1f}"),
             ("ratio IdeA / reference", f"{r['ratio']:.2f}", ""),
+            ("chars arriving per second: min / max (M)", f"{min(per) / 1e6:.2f} / {max(per) / 1e6:.2f}", ""),
             ("frames / max frame gap (ms)", f"{fl['frames']} / {fl['maxFrameGapMs']:.0f}",
              f"{ref['frames']} / {ref['maxFrameGapMs']:.0f}"),
             ("pushes / avg chars per push",

@@ -92,6 +92,8 @@ class SaveProfiles:
     def execute(self, data_dir: str, profiles: Sequence[Profile]) -> None:
         """Raises `INVALID` (duplicate or empty ids), `CORRUPT_FILE` (existing file unreadable:
         it is never overwritten), `NOT_WRITABLE`."""
+        if not profiles:
+            raise AppError(INVALID, "choose at least one profile (Shell is always available)")
         ids = [p.id for p in profiles]
         if "" in ids or len(ids) != len(set(ids)):
             raise AppError(INVALID, "profile ids must be unique and non-empty")

@@ -50,3 +50,11 @@ def test_save_keeps_unknown_top_level_keys_and_rejects_duplicates() -> None:
     with pytest.raises(AppError) as err:
         SaveProfiles(fs).execute(DATA, builtin_profiles() * 2)
     assert err.value.code == "INVALID"
+
+
+def test_saving_no_profile_at_all_is_refused_and_writes_nothing() -> None:
+    fs = FakeFileSystem()
+    with pytest.raises(AppError) as err:
+        SaveProfiles(fs).execute("/data", [])
+    assert err.value.code == "INVALID"
+    assert fs.read_text("/data/profiles.json") is None
