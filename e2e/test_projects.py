@@ -22,8 +22,7 @@ def submit_folder(page: Page, action: str, folder: Path) -> None:
 
 
 def test_create_then_reopen_from_recent(launch, tmp_path: Path) -> None:
-    folder = tmp_path / "fresh"
-    folder.mkdir()
+    folder = tmp_path / "parent" / "fresh"  # missing: New project creates it
     app = launch()
     page = app.page
     submit_folder(page, "new-project", folder)

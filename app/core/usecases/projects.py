@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import posixpath
+
 from app.core.domain import jsonshape as js
 from app.core.domain.agents import AgentManifest
 from app.core.domain.layout import default_layout_doc
 from app.core.domain.project import ProjectMeta
-from app.core.errors import ALREADY_EXISTS, NOT_FOUND, NOT_WRITABLE, AppError
+from app.core.errors import ALREADY_EXISTS, INVALID, NOT_FOUND, NOT_WRITABLE, AppError
 from app.core.ports import Clock, FileSystem, IdSource
 from app.core.usecases.project_files import load_project
 from app.core.usecases.project_state import (
@@ -31,14 +33,15 @@ class CreateProject:
     def execute(self, data_dir: str, root: str, name: str | None = None) -> ProjectState:
         """Create the project at absolute `root`; `name` defaults to the folder name.
 
-        Writes `project.json`, `agents.json` (`{"version":1,"agents":[]}`), `layouts.json`
-        (default doc) and an empty `CONTEXT.md`. Raises `NOT_WRITABLE` when `root` is not an
-        existing writable folder (nothing created), `ALREADY_EXISTS` when `.ideai` is a file.
+        A missing `root` is created when its nearest existing parent folder is writable. Writes
+        `project.json`, `agents.json` (`{"version":1,"agents":[]}`), `layouts.json` (default
+        doc) and an empty `CONTEXT.md`. Raises `INVALID` (relative path, or a file is in the
+        way), `NOT_WRITABLE` (folder or parent not writable: nothing created),
+        `ALREADY_EXISTS` when `.ideai` is a file.
         """
         root = clean_root(root)
         fs = self._fs
-        if not fs.is_writable_dir(root):
-            raise AppError(NOT_WRITABLE, f"folder is not writable: {root}", {"root": root})
+        ensure_project_folder(fs, root)
         ideai = ideai_path(root)
         if fs.exists(ideai) and not fs.is_dir(ideai):
             raise AppError(ALREADY_EXISTS, f"{ideai} exists and is not a folder", {"root": root})
@@ -77,9 +80,39 @@ class OpenProject:
                 missing = root if not self._fs.is_dir(root) else ideai_path(root)
                 raise AppError(NOT_FOUND, f"not an IdeA project: {missing} is missing",
                                {"root": root})
-            if not self._fs.is_dir(root):
-                self._fs.make_dirs(root)
             return CreateProject(self._fs, self._ids, self._clock).execute(data_dir, root)
         state = load_project(self._fs, root, self._ids.new_id)
         record_recent(self._fs, data_dir, root, state.name, self._clock.now_ms())
         return state
+
+
+def is_absolute(path: str) -> bool:
+    r"""POSIX `/...`, Windows drive (`C:\...`, `C:/...`) or UNC (`\\server\...`) paths."""
+    drive = len(path) > 2 and path[0].isalpha() and path[1] == ":" and path[2] in "/\\"
+    return path.startswith(("/", "\\\\")) or drive
+
+
+def ensure_project_folder(fs: FileSystem, root: str) -> None:
+    """Make sure `root` is a writable folder, creating it (and missing parents) if needed.
+
+    Nothing is created unless the whole creation can succeed: the nearest existing ancestor
+    must be a writable folder. Raises `INVALID` or `NOT_WRITABLE` as `CreateProject` says.
+    """
+    if not is_absolute(root):
+        raise AppError(INVALID, f"choose an absolute folder path, not '{root}'", {"root": root})
+    if fs.exists(root) and not fs.is_dir(root):
+        raise AppError(INVALID, f"{root} is a file, not a folder", {"root": root})
+    if fs.is_dir(root):
+        if not fs.is_writable_dir(root):
+            raise AppError(NOT_WRITABLE, f"folder is not writable: {root}", {"root": root})
+        return
+    parent = posixpath.dirname(root.replace("\\", "/"))
+    while parent and not fs.exists(parent) and parent != posixpath.dirname(parent):
+        parent = posixpath.dirname(parent)
+    if fs.exists(parent) and not fs.is_dir(parent):
+        raise AppError(INVALID, f"cannot create {root}: {parent} is a file", {"root": root})
+    if not fs.is_writable_dir(parent):
+        raise AppError(NOT_WRITABLE, f"cannot create {root}: {parent} is not writable",
+                       {"root": root})
+    fs.make_dirs(root)
+

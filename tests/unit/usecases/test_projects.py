@@ -4,7 +4,7 @@ import pytest
 
 from app.core.domain.layout_nodes import Leaf
 from app.core.errors import AppError
-from app.core.usecases.projects import CreateProject, OpenProject
+from app.core.usecases.projects import CreateProject, OpenProject, is_absolute
 from app.core.usecases.recent_projects import ListRecentProjects
 from tests.unit.fakes import FakeClock, FakeFileSystem, SequentialIds
 from tests.unit.usecases.builders import DATA, ROOT, new_world, original_project
@@ -36,11 +36,43 @@ def test_unwritable_folder_creates_nothing() -> None:
     assert fs.files == {} and not fs.exists(f"{ROOT}/.ideai")
 
 
-def test_missing_folder_is_not_writable() -> None:
+def test_missing_folder_is_created_when_its_parent_is_writable() -> None:
+    fs, ids, clock = new_world()
+    CreateProject(fs, ids, clock).execute(DATA, "/home/u/new/deeper")
+    assert fs.is_dir("/home/u/new/deeper/.ideai")
+
+
+def test_missing_folder_under_a_locked_parent_creates_nothing() -> None:
+    fs = FakeFileSystem(dirs={"/locked", DATA}, read_only={"/locked"})
+    with pytest.raises(AppError) as err:
+        CreateProject(fs, SequentialIds(), FakeClock()).execute(DATA, "/locked/a/b")
+    assert err.value.code == "NOT_WRITABLE"
+    assert "/locked is not writable" in err.value.message
+    assert not fs.exists("/locked/a")
+
+
+@pytest.mark.parametrize("root", ["relative/dir", "proj", "./x"])
+def test_relative_path_is_invalid(root: str) -> None:
     fs, ids, clock = new_world()
     with pytest.raises(AppError) as err:
-        CreateProject(fs, ids, clock).execute(DATA, "/nowhere")
-    assert err.value.code == "NOT_WRITABLE"
+        CreateProject(fs, ids, clock).execute(DATA, root)
+    assert err.value.code == "INVALID" and "absolute" in err.value.message
+
+
+def test_a_file_in_the_way_is_invalid() -> None:
+    fs, ids, clock = new_world()
+    fs.files["/home/u/notes.txt"] = "x"
+    for root in ("/home/u/notes.txt", "/home/u/notes.txt/sub"):
+        with pytest.raises(AppError) as err:
+            CreateProject(fs, ids, clock).execute(DATA, root)
+        assert err.value.code == "INVALID" and "file" in err.value.message
+
+
+@pytest.mark.parametrize("path,expected", [("/a", True), ("C:\\x", True), ("C:/x", True),
+                                           ("\\\\srv\\share", True), ("a/b", False),
+                                           ("C:", False)])
+def test_is_absolute(path: str, expected: bool) -> None:
+    assert is_absolute(path) is expected
 
 
 def test_create_on_existing_project_just_opens_it() -> None:
