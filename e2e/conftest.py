@@ -33,13 +33,16 @@ def playwright() -> Iterator[Playwright]:
 @pytest.fixture
 def launch(playwright: Playwright, display: str, tmp_path: Path,
            request: pytest.FixtureRequest) -> Iterator[Callable[..., IdeaApp]]:
-    """``launch(project=..., first_run=..., data_dir=...)`` starts the real app; stopped after."""
+    """``launch(project=..., first_run=..., data_dir=..., command=...)`` starts the real app (or
+    ``command``, e.g. a packaged ``AppRun``); stopped after."""
     started: list[IdeaApp] = []
 
     def _launch(project: Path | None = None, first_run: bool = False,
-                data_dir: Path | None = None, extra_env: dict[str, str] | None = None) -> IdeaApp:
+                data_dir: Path | None = None, extra_env: dict[str, str] | None = None,
+                command: list[str] | None = None,
+                page_url: Callable[[str], bool] | None = None) -> IdeaApp:
         app = IdeaApp(playwright, display, data_dir or tmp_path / "data", project, first_run,
-                      extra_env)
+                      extra_env, command, page_url)
         started.append(app)
         app.start()
         return app

@@ -1,6 +1,7 @@
 """End-to-end harness: Xvfb + the real IdeA window + CDP proxy + Playwright.
 
-``IdeaApp`` starts ``python -m app`` exactly as a user would (real PTYs, real files), with
+``IdeaApp`` starts ``python -m app`` (or another ``command``, e.g. a packaged build's ``AppRun``)
+exactly as a user would (real PTYs, real files), with
 Qt WebEngine's DevTools port on (``QTWEBENGINE_REMOTE_DEBUGGING``), puts :class:`CdpProxy` in
 front of it and connects Playwright over CDP. ``page`` is the window's page.
 """
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, Playwright
@@ -30,6 +32,10 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def _is_built_index(url: str) -> bool:
+    return url.endswith("index.html") or "index.html?" in url
 
 
 class Xvfb:
@@ -71,8 +77,13 @@ class IdeaApp:
 
     def __init__(self, playwright: Playwright, display: str, data_dir: Path,
                  project: Path | None = None, first_run: bool = False,
-                 extra_env: dict[str, str] | None = None) -> None:
+                 extra_env: dict[str, str] | None = None, command: list[str] | None = None,
+                 page_url: Callable[[str], bool] | None = None) -> None:
+        """``command`` replaces ``[python, -m, app]`` (global options are appended to it);
+        ``page_url(url)`` tells the IdeA page apart (default: the built ``index.html``)."""
         self.playwright = playwright
+        self.command = command or [sys.executable, "-m", "app"]
+        self.page_url = page_url or _is_built_index
         self.display = display
         self.data_dir = data_dir
         self.project = project
@@ -100,7 +111,7 @@ class IdeaApp:
 
     def start(self, timeout_s: float = 60) -> Page:
         self.devtools_port = free_port()
-        args = [sys.executable, "-m", "app", "--data-dir", str(self.data_dir)]
+        args = [*self.command, "--data-dir", str(self.data_dir)]
         if self.project is not None:
             args += ["--project", str(self.project)]
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -135,7 +146,7 @@ class IdeaApp:
         while time.monotonic() < deadline:
             for context in self.browser.contexts:
                 for page in context.pages:
-                    if page.url.endswith("index.html") or "index.html?" in page.url:
+                    if self.page_url(page.url):
                         return page
             time.sleep(0.1)
         raise RuntimeError(f"the IdeA page never appeared:\n{self.log()}")

@@ -3,6 +3,7 @@
 #   scripts/bootstrap.sh app    -> Python venv + runtime deps, npm deps, web build
 #   scripts/bootstrap.sh test   -> the same plus test deps, the real Claude Code CLI (tools/),
 #                                  and, as root on Debian, Xvfb and the Qt WebEngine libraries
+#   scripts/bootstrap.sh build  -> the app plus PyInstaller (build/linux/build.sh)
 set -euo pipefail
 mode="${1:-app}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -45,7 +46,7 @@ if [ ! -x .venv/bin/python ]; then
   say "creating .venv"
   "$py" -m venv .venv
 fi
-extra=""; [ "$mode" = test ] && extra="[test]"
+extra=""; [ "$mode" = test ] && extra="[test]"; [ "$mode" = build ] && extra="[build]"
 if ! stamp_ok "py$mode" pyproject.toml; then
   say "installing Python dependencies (.${extra:-})"
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null

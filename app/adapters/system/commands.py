@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+
+from app.adapters.pty.common import build_child_env
 
 
 class PathCommandResolver:
@@ -40,6 +43,8 @@ class SubprocessProfileDetector:
         try:
             done = subprocess.run(
                 [path, *args],
+                # the user's LD_LIBRARY_PATH, not the bundle's (PyInstaller/AppImage builds)
+                env=build_child_env(os.environ, {}),
                 stdin=subprocess.DEVNULL,
                 capture_output=True,
                 timeout=timeout_ms / 1000,
