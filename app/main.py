@@ -49,7 +49,8 @@ def run_gui(data_dir: str | None, projects: list[str]) -> int:
     logging.basicConfig(level=os.environ.get("IDEA_LOG_LEVEL", "INFO"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     data = paths.data_dir(data_dir)
-    index = paths.web_index()
+    # `idea dev` points the window at the Vite dev server (app/devmode.py); else the built UI.
+    url = os.environ.get("IDEA_DEV_URL") or paths.web_index().as_uri()
     startup = [os.path.abspath(os.path.expanduser(p)) for p in projects]
 
     pty = PtyProcessHost()
@@ -71,7 +72,7 @@ def run_gui(data_dir: str | None, projects: list[str]) -> int:
         startup_projects=startup,
     )
     window = webview.create_window(
-        "IdeA", url=index.as_uri(), js_api=api, width=1400, height=900, min_size=(640, 400),
+        "IdeA", url=url, js_api=api, width=1400, height=900, min_size=(640, 400),
         text_select=False,
     )
     holder["window"] = window
@@ -90,6 +91,7 @@ def run_gui(data_dir: str | None, projects: list[str]) -> int:
 
 
 def run_dev(data_dir: str | None, projects: list[str]) -> int:
-    """Development mode (issue 3): not built yet; falls back to the normal window."""
-    print("idea dev: hot reload is not available yet; starting the normal window", file=sys.stderr)
-    return run_gui(data_dir, projects)
+    """Development mode: Vite dev server + the window as a child restarted on ``app/`` changes."""
+    from app.devmode import run_dev as run
+
+    return run(data_dir, projects)
