@@ -21,6 +21,7 @@ say "PyInstaller one-dir bundle -> $out/dist/idea"
 start=$(date +%s)
 "$py" -m PyInstaller --noconfirm --log-level "${IDEA_PYINSTALLER_LOG:-WARN}" \
   --distpath "$out/dist" --workpath "$out/work" build/pyinstaller/idea.spec
+"$py" build/linux/check_bundle.py "$out/dist/idea"  # every ELF file finds its libraries
 say "bundle built in $(( $(date +%s) - start )) s: $(du -sh "$out/dist/idea" | cut -f1)"
 
 say "AppDir -> $out/IdeA.AppDir"
