@@ -41,7 +41,10 @@ async function chooseGateway(): Promise<Gateway> {
 async function boot(): Promise<void> {
   const gateway = await chooseGateway();
   const workspace = new Workspace(gateway);
-  const terminals = new TerminalHub(gateway, (error, context) => workspace.report(error, context));
+  const terminals = new TerminalHub(gateway, {
+    report: (error, context) => workspace.report(error, context, { kind: 'terminal' }),
+    resolved: () => workspace.resolved('terminal'),
+  });
   gateway.onPush((batch) => {
     terminals.handlePush(batch);
     workspace.handlePush(batch);

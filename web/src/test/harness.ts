@@ -13,7 +13,10 @@ export interface Harness extends Services {
 export function harness(options: MockOptions = {}): Harness {
   const gateway = new MockGateway(options);
   const workspace = new Workspace(gateway);
-  const terminals = new TerminalHub(gateway, (error, context) => workspace.report(error, context));
+  const terminals = new TerminalHub(gateway, {
+    report: (error, context) => workspace.report(error, context, { kind: 'terminal' }),
+    resolved: () => workspace.resolved('terminal'),
+  });
   gateway.onPush((batch) => {
     terminals.handlePush(batch);
     workspace.handlePush(batch);

@@ -136,14 +136,77 @@ describe('layout', () => {
   });
 });
 
+describe('keyboard focus', () => {
+  /** The session id of the terminal holding the keyboard focus, if any. */
+  function focusedSession(): string | undefined {
+    return document.activeElement?.closest<HTMLElement>('[data-testid="terminal"]')?.dataset.sessionId;
+  }
+
+  it('gives the new terminal the focus after “Open shell”', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+
+    await fireEvent.click(screen.getByTestId('open-shell'));
+    await screen.findByTestId('terminal');
+    await waitFor(() => expect(focusedSession()).toBe('s1'));
+    expect(document.activeElement?.closest('.xterm')).not.toBeNull();
+  });
+
+  it('gives the launched agent’s terminal the focus', async () => {
+    const h = harness({ projects: [project('/p', { agents: [coder] })] });
+    await openProject(h);
+
+    await fireEvent.click(screen.getByTestId('launch-agent'));
+    await fireEvent.click(await screen.findByTestId('launch-agent-option'));
+    const terminal = await screen.findByTestId('terminal');
+    await waitFor(() => expect(focusedSession()).toBe(terminal.dataset.sessionId));
+  });
+
+  it('moves the focus to the new cell after a split from the keyboard', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+    await fireEvent.click(screen.getByTestId('open-shell'));
+    await waitFor(() => expect(focusedSession()).toBe('s1'));
+
+    await fireEvent.keyDown(document.activeElement!, { code: 'KeyD', key: 'D', ctrlKey: true, shiftKey: true });
+    await waitFor(() => expect(screen.getAllByTestId('cell')).toHaveLength(2));
+    const added = screen.getAllByTestId('cell')[1];
+    await waitFor(() => expect(added.contains(document.activeElement)).toBe(true));
+    expect(added).toHaveClass('focused');
+    expect(h.workspace.activeTab?.focusedNodeId).toBe(added.dataset.nodeId);
+  });
+
+  it('moves the focus to the new cell after a split from the cell menu', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+
+    await fireEvent.click(screen.getByTestId('cell-menu'));
+    await fireEvent.click(screen.getByRole('menuitem', { name: /Split down/ }));
+    await waitFor(() => expect(screen.getAllByTestId('cell')).toHaveLength(2));
+    const added = screen.getAllByTestId('cell')[1];
+    await waitFor(() => expect(within(added).getByTestId('open-shell')).toHaveFocus());
+  });
+});
+
 describe('splitter', () => {
-  it('resizes locally while dragging and sends the new weights on release', async () => {
+  /** Opens /p split in two side by side, 1004 px wide (1000 px of cells + a 4 px splitter). */
+  async function twoCells() {
     const h = harness({ projects: [project('/p')] });
     await openProject(h);
     await fireEvent.click(screen.getByTestId('split-row'));
     const splitter = await screen.findByTestId('splitter');
     const split = splitter.parentElement as HTMLElement;
     split.getBoundingClientRect = () => ({ x: 0, y: 0, left: 0, top: 0, width: 1004, height: 600, right: 1004, bottom: 600, toJSON: () => ({}) });
+    return { h, splitter, split };
+  }
+
+  async function resizeOp(h: ReturnType<typeof harness>, nodeId: string | undefined) {
+    await waitFor(() => expect(h.gateway.callsOf('layout.edit').at(-1)?.[1]).toMatchObject({ kind: 'resize', nodeId }));
+    return h.gateway.callsOf('layout.edit').at(-1)?.[1] as { weights: number[] };
+  }
+
+  it('resizes locally while dragging and sends the new weights on release', async () => {
+    const { h, splitter, split } = await twoCells();
 
     await fireEvent.pointerDown(splitter, { button: 0, clientX: 500, clientY: 10, pointerId: 1 });
     await fireEvent.pointerMove(splitter, { clientX: 600, clientY: 10, pointerId: 1 });
@@ -151,9 +214,21 @@ describe('splitter', () => {
     expect(panes[0].style.flex).toMatch(/^60 60/);
     await fireEvent.pointerUp(splitter, { clientX: 600, clientY: 10, pointerId: 1 });
 
-    await waitFor(() => expect(h.gateway.callsOf('layout.edit').at(-1)?.[1]).toMatchObject({ kind: 'resize', nodeId: split.dataset.nodeId }));
-    const op = h.gateway.callsOf('layout.edit').at(-1)?.[1] as { weights: number[] };
+    const op = await resizeOp(h, split.dataset.nodeId);
     expect(op.weights[0]).toBeCloseTo(1.2);
     expect(op.weights[1]).toBeCloseTo(0.8);
+  });
+
+  it('stops a drag before a cell gets narrower than 120 px', async () => {
+    const { h, splitter, split } = await twoCells();
+
+    await fireEvent.pointerDown(splitter, { button: 0, clientX: 500, clientY: 10, pointerId: 1 });
+    await fireEvent.pointerMove(splitter, { clientX: 990, clientY: 10, pointerId: 1 });
+    await fireEvent.pointerUp(splitter, { clientX: 990, clientY: 10, pointerId: 1 });
+
+    const op = await resizeOp(h, split.dataset.nodeId);
+    // 1000 px between two cells: the second keeps 120 px = 0.24 of the total weight 2.
+    expect(op.weights[1]).toBeCloseTo(0.24);
+    expect(op.weights[0]).toBeCloseTo(1.76);
   });
 });

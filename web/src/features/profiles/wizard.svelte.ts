@@ -19,6 +19,8 @@ export interface WizardRow {
   installed: boolean;
   version: string | null;
   profile: Profile | null;
+  /** Saved already but unknown to detection (a profile the user added by hand). */
+  custom: boolean;
 }
 
 /** Shell profile used when detection does not report one (the shell is always offered). */
@@ -34,8 +36,10 @@ export function fallbackShellProfile(platform: string): Profile {
 }
 
 /**
- * First-run wizard: `profiles.detect()`, then the user ticks profiles (installed ones and Shell
- * preselected) and `profiles.save(selected)` stores them and marks the first run done.
+ * Profile wizard. First run: `profiles.detect()`, then the user ticks profiles (installed ones
+ * and Shell preselected) and `profiles.save(selected)` stores them and marks the first run done.
+ * Reopened later ("Profiles…", `load({ current: true })`): `profiles.list()` too, the saved
+ * profiles are ticked and kept as saved (their settings win over the detected defaults).
  */
 export class ProfileWizard {
   rows = $state<WizardRow[]>([]);
@@ -54,23 +58,43 @@ export class ProfileWizard {
     this.#platform = platform;
   }
 
-  async load(): Promise<void> {
+  async load(options: { current?: boolean } = {}): Promise<void> {
     this.loading = true;
     this.error = null;
-    let detections: ProfileDetection[] = [];
-    try {
-      detections = await this.#gateway.profiles.detect();
-    } catch (error) {
-      this.error = `Detection failed: ${asGatewayError(error).message}`;
-    }
+    const errors: string[] = [];
+    const [detections, current] = await Promise.all([
+      this.#gateway.profiles.detect().catch((error: unknown) => {
+        errors.push(`Detection failed: ${asGatewayError(error).message}`);
+        return [] as ProfileDetection[];
+      }),
+      options.current
+        ? this.#gateway.profiles.list().catch((error: unknown) => {
+            errors.push(`Could not read the current profiles: ${asGatewayError(error).message}`);
+            return null;
+          })
+        : Promise.resolve(null),
+    ]);
     const byId = new Map(detections.map((d) => [d.profile.id, d]));
     const known = WIZARD_PROFILE_IDS.map((id) => byId.get(id) ?? null);
     const extra = detections.filter((d) => !(WIZARD_PROFILE_IDS as readonly string[]).includes(d.profile.id));
-    this.rows = [
+    const detected = [
       ...WIZARD_PROFILE_IDS.map((id, i) => toRow(id, known[i], this.#platform)),
       ...extra.map((d) => toRow(d.profile.id, d, this.#platform)),
     ];
-    this.selected = Object.fromEntries(this.rows.map((r) => [r.id, r.profile !== null && (r.installed || r.id === 'shell')]));
+    if (current) {
+      const saved = new Map(current.map((p) => [p.id, p]));
+      const rows = detected.map((r) => {
+        const profile = saved.get(r.id);
+        return profile ? { ...r, name: profile.name || r.name, command: profile.command, profile } : r;
+      });
+      const custom = current.filter((p) => !rows.some((r) => r.id === p.id));
+      this.rows = [...rows, ...custom.map(customRow)];
+      this.selected = Object.fromEntries(this.rows.map((r) => [r.id, saved.has(r.id)]));
+    } else {
+      this.rows = detected;
+      this.selected = Object.fromEntries(this.rows.map((r) => [r.id, r.profile !== null && (r.installed || r.id === 'shell')]));
+    }
+    this.error = errors.length > 0 ? errors.join(' ') : null;
     this.loading = false;
   }
 
@@ -103,11 +127,17 @@ function toRow(id: string, detection: ProfileDetection | null, platform: string)
       installed: id === 'shell' ? true : detection.installed,
       version: detection.version,
       profile: detection.profile,
+      custom: false,
     };
   }
   if (id === 'shell') {
     const profile = fallbackShellProfile(platform);
-    return { id, name: 'Shell', command: profile.command, installed: true, version: null, profile };
+    return { id, name: 'Shell', command: profile.command, installed: true, version: null, profile, custom: false };
   }
-  return { id, name: FALLBACK_NAMES[id] ?? id, command: '', installed: false, version: null, profile: null };
+  return { id, name: FALLBACK_NAMES[id] ?? id, command: '', installed: false, version: null, profile: null, custom: false };
+}
+
+function customRow(profile: Profile): WizardRow {
+  const name = profile.name || profile.id;
+  return { id: profile.id, name, command: profile.command, installed: false, version: null, profile, custom: true };
 }

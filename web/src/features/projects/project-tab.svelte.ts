@@ -10,6 +10,12 @@ import {
   type ProjectDTO,
 } from '../../lib/ports';
 
+/** How a tab reports failed actions to the banner, and clears them after a success. */
+export interface TabNotices {
+  report(error: unknown, context: string, kind: 'layout' | 'agent' | 'terminal'): void;
+  resolved(kind: 'layout' | 'agent' | 'terminal'): void;
+}
+
 /** A message shown inside a cell (launch failures, "already running elsewhere"). */
 export interface CellNotice {
   message: string;
@@ -28,6 +34,11 @@ export class ProjectTab {
   layouts = $state<LayoutDoc | null>(null);
   focusedNodeId = $state<string | null>(null);
   highlightedNodeId = $state<string | null>(null);
+  /**
+   * Cell whose content should take the keyboard focus once rendered: its terminal after "Open
+   * shell"/"Launch agent", the new empty cell after a split. The cell clears it when done.
+   */
+  focusRequest = $state<string | null>(null);
   cellNotices = $state<Record<string, CellNotice>>({});
   /** Agent waiting for the user to click the cell it should launch in. */
   pendingLaunchAgentId = $state<string | null>(null);
@@ -36,13 +47,13 @@ export class ProjectTab {
   readonly layoutRoot: LayoutNode | null = $derived(activeRoot(this.layouts));
 
   #gateway: Gateway;
-  #report: (error: unknown, context: string) => void;
+  #notices: TabNotices;
   #highlightTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(dto: ProjectDTO, gateway: Gateway, report: (error: unknown, context: string) => void) {
+  constructor(dto: ProjectDTO, gateway: Gateway, notices: TabNotices) {
     this.root = dto.root;
     this.#gateway = gateway;
-    this.#report = report;
+    this.#notices = notices;
     this.refresh(dto);
   }
 
@@ -59,11 +70,31 @@ export class ProjectTab {
       if (this.focusedNodeId && !findLeaf(this.layoutRoot, this.focusedNodeId)) {
         this.focusedNodeId = leaves(this.layoutRoot)[0]?.id ?? null;
       }
+      if (this.focusRequest && !findLeaf(this.layoutRoot, this.focusRequest)) this.focusRequest = null;
+      this.#notices.resolved('layout');
       return true;
     } catch (error) {
-      this.#report(error, `Layout ${op.kind} failed`);
+      this.#notices.report(error, `Layout ${op.kind} failed`, 'layout');
       return false;
     }
+  }
+
+  /**
+   * Splits a cell; the new empty cell (after it) becomes the focused one, as in VS Code.
+   * Returns the new cell's id, or null when the backend refused.
+   */
+  async splitCell(nodeId: string, direction: 'row' | 'column'): Promise<string | null> {
+    const before = new Set(leaves(this.layoutRoot).map((l) => l.id));
+    if (!(await this.editLayout({ kind: 'split', nodeId, direction }))) return null;
+    const added = leaves(this.layoutRoot).find((l) => !before.has(l.id))?.id ?? null;
+    if (added) this.requestFocus(added);
+    return added;
+  }
+
+  /** Marks `nodeId` focused and asks its view to move the keyboard focus into it. */
+  requestFocus(nodeId: string): void {
+    this.focusedNodeId = nodeId;
+    this.focusRequest = nodeId;
   }
 
   /**
@@ -89,6 +120,7 @@ export class ProjectTab {
     try {
       const { sessionId } = await this.#gateway.terminals.openShell(this.root, nodeId, cols, rows);
       await this.#assign(nodeId, sessionId);
+      this.requestFocus(nodeId);
     } catch (error) {
       this.#cellFailure(nodeId, error, 'Could not open a shell');
     }
@@ -101,6 +133,7 @@ export class ProjectTab {
       const { sessionId } = await this.#gateway.agents.launch(this.root, agentId, nodeId, cols, rows);
       this.agents = this.agents.map((a) => (a.agentId === agentId ? { ...a, running: true, sessionId } : a));
       await this.#assign(nodeId, sessionId, agentId);
+      this.requestFocus(nodeId);
     } catch (error) {
       this.#cellFailure(nodeId, error, 'Launch failed');
     }

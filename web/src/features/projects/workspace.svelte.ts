@@ -9,12 +9,20 @@ import {
 } from '../../lib/ports';
 import { ProjectTab } from './project-tab.svelte';
 
+/**
+ * What a banner line is about. `problem` = a file the backend could not read (corrupt JSON…):
+ * kept until dismissed. Every other kind is a failed action; a later success of the same kind
+ * clears it (`resolved`), so the banner does not pile up stale errors.
+ */
+export type NoticeKind = 'problem' | 'startup' | 'project' | 'profiles' | 'recent' | 'layout' | 'agent' | 'terminal' | 'folder-dialog';
+
 /** One line of the problems banner. */
 export interface Notice {
   id: number;
   /** The file concerned, or what the user was doing when a call failed. */
   title: string;
   message: string;
+  kind: NoticeKind;
   /** Project the notice belongs to; absent for app-wide ones. */
   root?: string;
 }
@@ -37,6 +45,8 @@ export class Workspace {
   activeRoot = $state<string | null>(null);
   notices = $state<Notice[]>([]);
   showWizard = $state(false);
+  /** `first-run`: the welcome wizard; `manage`: "Profiles…" from the status bar (cancellable). */
+  wizardMode = $state<'first-run' | 'manage'>('first-run');
   starting = $state(true);
 
   readonly activeTab: ProjectTab | null = $derived(this.tabs.find((t) => t.root === this.activeRoot) ?? null);
@@ -57,12 +67,13 @@ export class Workspace {
     try {
       const info = await this.#gateway.app.info();
       this.info = info;
-      for (const problem of info.problems ?? []) this.#addNotice(problem.file, problem.message);
+      for (const problem of info.problems ?? []) this.#addNotice('problem', problem.file, problem.message);
+      this.wizardMode = 'first-run';
       this.showWizard = info.firstRun;
       await Promise.all([this.reloadProfiles(), this.reloadRecent()]);
       for (const root of info.startupProjects ?? []) await this.open(root);
     } catch (error) {
-      this.report(error, 'Start-up failed');
+      this.report(error, 'Start-up failed', { kind: 'startup' });
     } finally {
       this.starting = false;
     }
@@ -71,22 +82,36 @@ export class Workspace {
   async reloadProfiles(): Promise<void> {
     try {
       this.profiles = await this.#gateway.profiles.list();
+      this.resolved('profiles');
     } catch (error) {
-      this.report(error, 'Could not load profiles');
+      this.report(error, 'Could not load profiles', { kind: 'profiles' });
     }
   }
 
   async reloadRecent(): Promise<void> {
     try {
       this.recent = await this.#gateway.projects.recent();
+      this.resolved('recent');
     } catch (error) {
-      this.report(error, 'Could not load recent projects');
+      this.report(error, 'Could not load recent projects', { kind: 'recent' });
     }
   }
 
   wizardDone(saved: Profile[]): void {
     this.profiles = saved;
     this.showWizard = false;
+    this.resolved('profiles');
+  }
+
+  /** Reopens the profile wizard on the current profiles ("Profiles…" in the status bar). */
+  openProfiles(): void {
+    this.wizardMode = 'manage';
+    this.showWizard = true;
+  }
+
+  /** Closes the wizard without saving; only "Profiles…" offers it, the first run must save. */
+  cancelWizard(): void {
+    if (this.wizardMode === 'manage') this.showWizard = false;
   }
 
   /** Opens a project, or focuses its tab when it is already open. Returns true on success. */
@@ -94,10 +119,11 @@ export class Workspace {
     if (this.#focusIfOpen(root)) return true;
     try {
       this.#adopt(await this.#gateway.projects.open(root));
+      this.resolved('project');
       void this.reloadRecent();
       return true;
     } catch (error) {
-      this.report(error, `Could not open ${root}`);
+      this.report(error, `Could not open ${root}`, { kind: 'project' });
       return false;
     }
   }
@@ -106,10 +132,11 @@ export class Workspace {
     if (this.#focusIfOpen(root)) return true;
     try {
       this.#adopt(await this.#gateway.projects.create(root, name?.trim() || undefined));
+      this.resolved('project');
       void this.reloadRecent();
       return true;
     } catch (error) {
-      this.report(error, `Could not create a project in ${root}`);
+      this.report(error, `Could not create a project in ${root}`, { kind: 'project' });
       return false;
     }
   }
@@ -120,7 +147,7 @@ export class Workspace {
     try {
       await this.#gateway.projects.close(root);
     } catch (error) {
-      this.report(error, `Closing ${root} failed`);
+      this.report(error, `Closing ${root} failed`, { kind: 'project' });
     }
     this.tabs = this.tabs.filter((t) => t.root !== root);
     this.notices = this.notices.filter((n) => n.root !== root);
@@ -133,10 +160,23 @@ export class Workspace {
     this.activeRoot = root;
   }
 
-  /** Shows a failed call in the banner, in the user's terms. */
-  report(error: unknown, context: string, root?: string): void {
+  /**
+   * Shows a failed call in the banner, in the user's terms. `root` defaults to the active
+   * project; `kind` (default `terminal`) says which later success clears it (`resolved`).
+   */
+  report(error: unknown, context: string, options: { root?: string; kind?: Exclude<NoticeKind, 'problem'> } = {}): void {
     const failure = asGatewayError(error);
-    this.#addNotice(context, failure.message || failure.code, root ?? this.activeRoot ?? undefined);
+    const root = options.root ?? this.activeRoot ?? undefined;
+    this.#addNotice(options.kind ?? 'terminal', context, failure.message || failure.code, root);
+  }
+
+  /**
+   * An action of `kind` succeeded: drops the earlier failures of that kind (of project `root`
+   * only, when given). Problems with files are never cleared this way.
+   */
+  resolved(kind: Exclude<NoticeKind, 'problem'>, root?: string): void {
+    const stale = (n: Notice) => n.kind === kind && (root === undefined || n.root === root);
+    if (this.notices.some(stale)) this.notices = this.notices.filter((n) => !stale(n));
   }
 
   dismiss(id: number): void {
@@ -159,7 +199,7 @@ export class Workspace {
     for (const event of batch.events ?? []) {
       switch (event.type) {
         case 'problem':
-          this.#addNotice(event.file, event.message, this.tabFor(event.root)?.root);
+          this.#addNotice('problem', event.file, event.message, this.tabFor(event.root)?.root);
           break;
         case 'layoutChanged': {
           const tab = this.tabFor(event.root);
@@ -185,15 +225,18 @@ export class Workspace {
       this.activeRoot = existing.root;
       return;
     }
-    const tab = new ProjectTab(dto, this.#gateway, (error, context) => this.report(error, context, dto.root));
+    const tab = new ProjectTab(dto, this.#gateway, {
+      report: (error, context, kind) => this.report(error, context, { root: dto.root, kind }),
+      resolved: (kind) => this.resolved(kind, dto.root),
+    });
     this.tabs = [...this.tabs, tab];
     this.activeRoot = tab.root;
-    for (const problem of dto.problems ?? []) this.#addNotice(problem.file, problem.message, tab.root);
+    for (const problem of dto.problems ?? []) this.#addNotice('problem', problem.file, problem.message, tab.root);
   }
 
-  #addNotice(title: string, message: string, root?: string): void {
+  #addNotice(kind: NoticeKind, title: string, message: string, root?: string): void {
     const duplicate = this.notices.some((n) => n.title === title && n.message === message && n.root === root);
     if (duplicate) return;
-    this.notices = [...this.notices, { id: this.#nextNoticeId++, title, message, root }];
+    this.notices = [...this.notices, { id: this.#nextNoticeId++, kind, title, message, root }];
   }
 }

@@ -16,6 +16,12 @@ export interface SessionStatus {
   error?: string;
 }
 
+/** Where the hub reports failed keystroke writes, and clears them once typing works again. */
+export interface HubNotices {
+  report(error: unknown, context: string): void;
+  resolved(): void;
+}
+
 /** One xterm.js instance per session, kept alive while some view shows it. */
 interface PooledTerminal {
   sessionId: string;
@@ -69,11 +75,15 @@ export class TerminalHub {
   #gateway: Gateway;
   #pool = new Map<string, PooledTerminal>();
   #sequences = new KeystrokeSequences();
-  #report: (error: unknown, context: string) => void;
+  #notices: HubNotices;
+  /** Session whose terminal should take the keyboard focus as soon as a view mounts it. */
+  #focusOnMount: string | null = null;
+  /** A keystroke write failed and no write succeeded since (the banner shows it). */
+  #typingFailed = false;
 
-  constructor(gateway: Gateway, report: (error: unknown, context: string) => void = () => {}) {
+  constructor(gateway: Gateway, notices: HubNotices = { report: () => {}, resolved: () => {} }) {
     this.#gateway = gateway;
-    this.#report = report;
+    this.#notices = notices;
   }
 
   /** Shows the session's terminal inside `container`, creating and attaching it if needed. */
@@ -90,6 +100,10 @@ export class TerminalHub {
     }
     entry.claims += 1;
     this.fit(sessionId);
+    if (this.#focusOnMount === sessionId) {
+      this.#focusOnMount = null;
+      entry.term.focus();
+    }
   }
 
   /** Releases a view; the terminal is disposed when no view took it back by the next tick. */
@@ -159,8 +173,15 @@ export class TerminalHub {
     }
   }
 
+  /** Gives the session's terminal the keyboard focus now, or when a view mounts it. */
   focus(sessionId: string): void {
-    this.#pool.get(sessionId)?.term.focus();
+    const entry = this.#pool.get(sessionId);
+    if (entry?.wrapper.isConnected) {
+      this.#focusOnMount = null;
+      entry.term.focus();
+    } else {
+      this.#focusOnMount = sessionId;
+    }
   }
 
   /** Rendered buffer (scrollback + screen): wrapped rows joined, right-trimmed, `\n` between lines. */
@@ -236,7 +257,17 @@ export class TerminalHub {
     let copyTimer: ReturnType<typeof setTimeout> | undefined;
     const send = (data: string) => {
       if (this.status[sessionId]?.alive === false) return;
-      void this.#gateway.terminals.write(sessionId, seq.next(), data).catch((error) => this.#report(error, 'Typing failed'));
+      void this.#gateway.terminals.write(sessionId, seq.next(), data).then(
+        () => {
+          if (!this.#typingFailed) return;
+          this.#typingFailed = false;
+          this.#notices.resolved();
+        },
+        (error) => {
+          this.#typingFailed = true;
+          this.#notices.report(error, 'Typing failed');
+        },
+      );
     };
     term.attachCustomKeyEventHandler((event) => {
       if (event.type !== 'keydown') return true;

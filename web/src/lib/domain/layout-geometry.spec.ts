@@ -1,5 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { estimateGrid, flexFor, gridArea, gridTemplate, resizeWeights, toPercentages } from './layout-geometry';
+import type { LayoutNode } from '../ports';
+import {
+  MIN_CELL_HEIGHT_PX,
+  MIN_CELL_WIDTH_PX,
+  estimateGrid,
+  flexFor,
+  gridArea,
+  gridTemplate,
+  isCompactHeader,
+  minExtent,
+  resizeWeights,
+  toPercentages,
+} from './layout-geometry';
+
+const leaf = (id: string): LayoutNode => ({ type: 'leaf', node: { id } });
+const split = (direction: 'row' | 'column', ...children: LayoutNode[]): LayoutNode => ({
+  type: 'split',
+  node: { id: `s-${direction}`, direction, children: children.map((node) => ({ node, weight: 1 })) },
+});
 
 describe('toPercentages', () => {
   it('turns relative weights into percentages summing to 100', () => {
@@ -38,8 +56,61 @@ describe('resizeWeights', () => {
     expect(next[1]).toBeCloseTo(0.1);
   });
 
+  it('takes one minimum per child, so a nested split keeps all its cells ≥ 120 px', () => {
+    // 1000 px: the second child is itself two cells side by side (≥ 2 × 120 + 4 px).
+    const next = resizeWeights([1, 1], 0, 10_000, 1000, [120, 244]);
+    expect(next[1]).toBeCloseTo(0.488);
+    expect(next[0]).toBeCloseTo(1.512);
+    const other = resizeWeights([1, 1], 0, -10_000, 1000, [120, 244]);
+    expect(other[0]).toBeCloseTo(0.24);
+  });
+
+  it('shares a pair smaller than its minimums in proportion to them', () => {
+    const next = resizeWeights([1, 1], 0, 50, 200, [120, 120]);
+    expect(next).toEqual([1, 1]);
+  });
+
   it('returns a copy when the splitter index is out of range', () => {
     expect(resizeWeights([1, 2], 3, 10, 100)).toEqual([1, 2]);
+  });
+});
+
+describe('minExtent', () => {
+  it('is the minimum cell size for a leaf', () => {
+    expect(minExtent(leaf('a'), 'row')).toBe(MIN_CELL_WIDTH_PX);
+    expect(minExtent(leaf('a'), 'column')).toBe(MIN_CELL_HEIGHT_PX);
+  });
+
+  it('adds children along the split (plus splitters) and takes the largest across it', () => {
+    const tree = split('row', leaf('a'), split('column', leaf('b'), leaf('c')), leaf('d'));
+    expect(minExtent(tree, 'row')).toBe(3 * 120 + 2 * 4);
+    expect(minExtent(tree, 'column')).toBe(2 * 80 + 4);
+  });
+
+  it('adds grid tracks, a spanning cell shared by its tracks', () => {
+    const grid: LayoutNode = {
+      type: 'grid',
+      node: {
+        id: 'g',
+        colWeights: [1, 1],
+        rowWeights: [1, 1],
+        cells: [
+          { node: leaf('a'), row: 0, col: 0, rowSpan: 2, colSpan: 1 },
+          { node: split('row', leaf('b'), leaf('c')), row: 0, col: 1, rowSpan: 1, colSpan: 1 },
+          { node: leaf('d'), row: 1, col: 1, rowSpan: 1, colSpan: 1 },
+        ],
+      },
+    };
+    expect(minExtent(grid, 'row')).toBe(120 + 244 + 4);
+    expect(minExtent(grid, 'column')).toBe(80 + 80 + 4);
+  });
+});
+
+describe('isCompactHeader', () => {
+  it('collapses the header tools of a narrow cell, not of an unmeasured one', () => {
+    expect(isCompactHeader(120)).toBe(true);
+    expect(isCompactHeader(400)).toBe(false);
+    expect(isCompactHeader(0)).toBe(false);
   });
 });
 

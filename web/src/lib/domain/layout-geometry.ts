@@ -3,8 +3,55 @@
  * Weights are relative floats > 0 (docs/contracts.md §1); sizes are CSS percentages or px.
  */
 
-/** Minimum size of a pane while dragging a splitter, in px. */
+import type { LayoutNode } from '../ports';
+
+/** Minimum size of a pane while dragging a splitter, in px (when no per-child minimum is given). */
 export const MIN_PANE_PX = 48;
+
+/** No cell gets narrower / shorter than this by dragging a splitter, in px. */
+export const MIN_CELL_WIDTH_PX = 120;
+export const MIN_CELL_HEIGHT_PX = 80;
+
+/** Thickness of a splitter and gap between grid tracks, in px (SplitView, GridView). */
+export const SPLITTER_PX = 4;
+export const GRID_GAP_PX = 4;
+
+/** Below this width a cell header keeps only the ⋯ menu (split/close move into it), in px. */
+export const COMPACT_HEADER_PX = 170;
+
+/** Whether a cell `widthPx` wide shows its header tools collapsed (0 = not measured yet). */
+export function isCompactHeader(widthPx: number): boolean {
+  return widthPx > 0 && widthPx < COMPACT_HEADER_PX;
+}
+
+/**
+ * Smallest size (px) a subtree can take along `axis` (`row` = width, `column` = height) without
+ * any of its cells going below MIN_CELL_WIDTH_PX × MIN_CELL_HEIGHT_PX: children of a split along
+ * the axis add up (plus splitters), across it the largest wins; grid tracks take their largest
+ * cell share and add up (plus gaps).
+ */
+export function minExtent(node: LayoutNode, axis: 'row' | 'column'): number {
+  switch (node.type) {
+    case 'leaf':
+      return axis === 'row' ? MIN_CELL_WIDTH_PX : MIN_CELL_HEIGHT_PX;
+    case 'split': {
+      const sizes = node.node.children.map((c) => minExtent(c.node, axis));
+      if (sizes.length === 0) return 0;
+      if (node.node.direction !== axis) return Math.max(...sizes);
+      return sizes.reduce((sum, px) => sum + px, 0) + SPLITTER_PX * (sizes.length - 1);
+    }
+    case 'grid': {
+      const tracks = (axis === 'row' ? node.node.colWeights : node.node.rowWeights).map(() => 0);
+      for (const cell of node.node.cells) {
+        const start = axis === 'row' ? cell.col : cell.row;
+        const span = Math.max(1, (axis === 'row' ? cell.colSpan : cell.rowSpan) || 1);
+        const share = minExtent(cell.node, axis) / span;
+        for (let t = start; t < start + span && t < tracks.length; t++) tracks[t] = Math.max(tracks[t], share);
+      }
+      return tracks.reduce((sum, px) => sum + px, 0) + GRID_GAP_PX * Math.max(0, tracks.length - 1);
+    }
+  }
+}
 
 /** Relative weights → percentages that sum to 100. Non-positive or NaN weights count as 1. */
 export function toPercentages(weights: readonly number[]): number[] {
@@ -22,22 +69,28 @@ export function flexFor(weights: readonly number[], index: number): string {
 /**
  * New weights after dragging the splitter between child `index` and `index + 1` by `deltaPx`
  * (positive = towards the end). `totalPx` is the size of the split along its axis, excluding
- * splitters. Only the two neighbours change; their sum is kept, and each stays ≥ `minPx`
- * (or half their joint size when the two together are smaller than 2 × minPx).
+ * splitters. Only the two neighbours change; their sum is kept, and each stays ≥ its minimum:
+ * `minPx` for all children, or one entry per child (see `minExtent`). When the two together are
+ * smaller than their minimums, the pair is shared in proportion to them.
  */
 export function resizeWeights(
   weights: readonly number[],
   index: number,
   deltaPx: number,
   totalPx: number,
-  minPx: number = MIN_PANE_PX,
+  minPx: number | readonly number[] = MIN_PANE_PX,
 ): number[] {
   if (index < 0 || index + 1 >= weights.length || totalPx <= 0) return [...weights];
   const pct = toPercentages(weights);
   const sizes = pct.map((p) => (p / 100) * totalPx);
   const pair = sizes[index] + sizes[index + 1];
-  const floor = Math.min(minPx, pair / 2);
-  const before = Math.min(Math.max(sizes[index] + deltaPx, floor), pair - floor);
+  const minOf = (i: number) => Math.max(0, typeof minPx === 'number' ? minPx : (minPx[i] ?? MIN_PANE_PX));
+  let [floorBefore, floorAfter] = [minOf(index), minOf(index + 1)];
+  if (floorBefore + floorAfter > pair) {
+    const scale = pair / (floorBefore + floorAfter || 1);
+    [floorBefore, floorAfter] = [floorBefore * scale, floorAfter * scale];
+  }
+  const before = Math.min(Math.max(sizes[index] + deltaPx, floorBefore), pair - floorAfter);
   sizes[index] = before;
   sizes[index + 1] = pair - before;
   const totalWeight = weights.reduce((sum, w) => sum + (Number.isFinite(w) && w > 0 ? w : 1), 0);

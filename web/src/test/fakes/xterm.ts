@@ -77,7 +77,10 @@ export class Terminal {
     return '';
   }
 
-  focus(): void {}
+  /** Like xterm.js: the helper textarea inside `.xterm` takes the keyboard focus. */
+  focus(): void {
+    this.element?.querySelector('textarea')?.focus();
+  }
 
   paste(text: string): void {
     this.#data.fire(text);

@@ -1,0 +1,167 @@
+"""UI polish on the real window: the keyboard focus follows "Open shell", "Launch agent" and
+splits; "Profiles…" reopens the wizard on the saved profiles; a narrow cell keeps its header
+inside its box and a splitter drag stops at the minimum cell width."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page
+
+from e2e.test_agents import create_agent, launch_in, session_of
+from e2e.ui import cells, read_json, wait_for, wait_terminal
+
+FOCUSED_SESSION = """() => document.activeElement?.closest('.xterm')
+    ?.closest('[data-testid="terminal"]')?.dataset.sessionId ?? null"""
+
+
+def focused_session(page: Page) -> str | None:
+    """Session id of the terminal whose xterm holds the keyboard focus, else None."""
+    value = page.evaluate(FOCUSED_SESSION)
+    return None if value is None else str(value)
+
+
+def focus_inside(cell: Locator) -> bool:
+    return bool(cell.evaluate("(el) => el.contains(document.activeElement)"))
+
+
+def test_open_shell_split_and_agent_launch_take_the_keyboard_focus(launch, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    app = launch(project=project)
+    page = app.page
+
+    # Open shell: typing goes to the new terminal without clicking it.
+    cells(page).first.locator('[data-testid="open-shell"]').click()
+    shell = session_of(page, 0)
+    wait_for(lambda: focused_session(page) == shell, what="focus in the new shell")
+    page.keyboard.type("PS1='$ '; echo typed-$((40+2))\n")
+    wait_terminal(page, shell, "typed-42")
+
+    # Split from the keyboard: the new (empty) cell takes the focus; Enter opens its shell,
+    # which takes the focus in turn. No mouse involved.
+    page.keyboard.press("Control+Shift+D")
+    wait_for(lambda: cells(page).count() == 2, what="2 cells")
+    wait_for(lambda: focus_inside(cells(page).nth(1)), what="focus in the new cell")
+    assert "focused" in (cells(page).nth(1).get_attribute("class") or "")
+    page.keyboard.press("Enter")
+    second = session_of(page, 1)
+    assert second != shell
+    wait_for(lambda: focused_session(page) == second, what="focus in the second shell")
+    page.keyboard.type("echo second-$((1+1))\n")
+    wait_terminal(page, second, "second-2")
+    assert "second-2" not in page.evaluate("(s) => window.__ideaTerminalText(s)", shell)
+
+    # Launch agent (from the cell menu's picker): its terminal takes the focus.
+    create_agent(page, "Helper", "Shell", "You help.")
+    page.keyboard.press("Control+Shift+E")  # split down from the focused cell (it has no terminal focus now)
+    wait_for(lambda: cells(page).count() == 3, what="3 cells")
+    empty = next(i for i in range(3) if cells(page).nth(i).locator('[data-testid="terminal"]').count() == 0)
+    launch_in(page, empty, "Helper")
+    agent = session_of(page, empty)
+    wait_for(lambda: focused_session(page) == agent, what="focus in the launched agent")
+    page.keyboard.type("echo agent-$((3+3))\n")
+    wait_terminal(page, agent, "agent-6")
+
+
+def test_profiles_reopen_with_the_saved_profiles(launch, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    project = tmp_path / "proj"
+    app = launch(first_run=True, data_dir=data, project=project)
+    page = app.page
+    wizard = page.locator('[data-testid="wizard"]')
+    wizard.wait_for()
+    wizard.locator('input[name="shell"]').wait_for()
+    assert wizard.get_attribute("data-mode") == "first-run"
+    assert wizard.locator('[data-testid="wizard-cancel"]').count() == 0
+    # First run: Claude Code and Shell ticked (both found), save.
+    assert wizard.locator('input[name="claude-code"]').is_checked()
+    wizard.locator('button[type="submit"]').click()
+    wizard.wait_for(state="detached")
+
+    create_agent(page, "Architect", "Claude Code", "You decide boundaries.")
+
+    # Profiles…: the saved profiles are ticked, detection results shown.
+    page.locator('[data-testid="open-profiles"]').click()
+    wizard.wait_for()
+    assert wizard.get_attribute("data-mode") == "manage"
+    wizard.locator('input[name="shell"]').wait_for()
+    saved = {p["id"] for p in read_json(data / "profiles.json")["profiles"]}
+    for box in wizard.locator('input[type="checkbox"]').all():
+        assert box.is_checked() == (box.get_attribute("name") in saved), box.get_attribute("name")
+    claude = page.locator('[data-testid="detect-claude-code"]')
+    assert "installed" in claude.inner_text()
+    assert "not" in page.locator('[data-testid="detect-gemini-cli"]').inner_text().lower()
+
+    # Nothing ticked: Save stays disabled.
+    for box in wizard.locator('input[type="checkbox"]').all():
+        if box.is_checked():
+            box.uncheck()
+    assert wizard.locator('button[type="submit"]').is_disabled()
+
+    # Shell + Gemini CLI, without Claude Code: saved, and the agent on Claude Code shows a warning.
+    wizard.locator('input[name="shell"]').check()
+    wizard.locator('input[name="gemini-cli"]').check()
+    wizard.locator('button[type="submit"]').click()
+    wizard.wait_for(state="detached")
+    ids = [p["id"] for p in read_json(data / "profiles.json")["profiles"]]
+    assert sorted(ids) == ["gemini-cli", "shell"]
+    architect = page.locator('[data-testid="agent-item"]:has-text("Architect")')
+    missing = architect.locator('[data-testid="agent-profile-missing"]')
+    missing.wait_for()
+    assert "claude-code" in missing.inner_text()
+
+    # Cancel closes without saving.
+    page.locator('[data-testid="open-profiles"]').click()
+    wizard.wait_for()
+    wizard.locator('input[name="aider"]').check()
+    wizard.locator('[data-testid="wizard-cancel"]').click()
+    wizard.wait_for(state="detached")
+    assert sorted(p["id"] for p in read_json(data / "profiles.json")["profiles"]) == ["gemini-cli", "shell"]
+
+
+def test_narrow_cells_keep_their_header_inside_and_splitters_clamp(launch, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    app = launch(project=project)
+    page = app.page
+    cell = cells(page).first
+    cell.locator('[data-testid="split-row"]').click()
+    wait_for(lambda: cells(page).count() == 2, what="2 cells")
+
+    # Drag the splitter far to the right: the right cell stops at ~120 px.
+    splitter = page.locator('[data-testid="splitter"]').first
+    box = splitter.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 50)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 5000, box["y"] + 50, steps=5)
+    page.mouse.up()
+    right = cells(page).nth(1)
+
+    def right_width() -> float:
+        box = right.bounding_box()
+        return box["width"] if box else 0.0
+
+    wait_for(lambda: 0 < right_width() < 200, what="narrow right cell")
+    width = right_width()
+    assert 110 <= width <= 130, width
+
+    # Its header controls collapsed into the ⋯ menu and nothing spills out of the cell.
+    assert right.locator('[data-testid="split-row"]').count() == 0
+    assert right.locator('[data-testid="close-cell"]').count() == 0
+    cell_box = right.bounding_box()
+    menu_button = right.locator('[data-testid="cell-menu"]').bounding_box()
+    assert cell_box is not None and menu_button is not None
+    assert menu_button["x"] + menu_button["width"] <= cell_box["x"] + cell_box["width"] + 0.5
+    header_overflows = right.locator(".cell-header").evaluate("(h) => h.scrollWidth > h.clientWidth + 1")
+    assert not header_overflows
+
+    # The ⋯ menu is whole (inside the window) and still closes the cell.
+    right.locator('[data-testid="cell-menu"]').click()
+    menu = right.locator('[role="menu"]')
+    menu.wait_for()
+    menu_box = menu.bounding_box()
+    viewport = page.evaluate("() => [window.innerWidth, window.innerHeight]")
+    assert menu_box is not None and menu_box["x"] >= 0
+    assert menu_box["x"] + menu_box["width"] <= viewport[0]
+    menu.locator('button:has-text("Close cell")').click()
+    wait_for(lambda: cells(page).count() == 1, what="1 cell")
