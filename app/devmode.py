@@ -44,15 +44,20 @@ def stop_process(proc: subprocess.Popen[bytes], timeout_s: float = 5.0) -> None:
     """SIGTERM the process group of ``proc`` (started with ``start_new_session``), then SIGKILL."""
     if proc.poll() is not None:
         return
+    killpg = getattr(os, "killpg", None)  # POSIX; on Windows only the process itself is ended
     try:
-        os.killpg(proc.pid, signal.SIGTERM)
+        if killpg is None:
+            raise ProcessLookupError
+        killpg(proc.pid, signal.SIGTERM)
     except (ProcessLookupError, PermissionError):
         proc.terminate()
     try:
         proc.wait(timeout_s)
     except subprocess.TimeoutExpired:
         try:
-            os.killpg(proc.pid, signal.SIGKILL)
+            if killpg is None:
+                raise ProcessLookupError
+            killpg(proc.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
         except (ProcessLookupError, PermissionError):
             proc.kill()
         proc.wait(timeout_s)
