@@ -3,7 +3,7 @@
 Builds once per module into a temp dir (~30 s on 2 cores), then: every subcommand of the frozen
 executable answers ``--help`` (enumerated from ``app.cli.build_parser()``, so new subcommands
 are covered), and ``AppDir/AppRun`` starts the real window, opens a project and runs a shell in a
-cell whose environment has the user's ``LD_LIBRARY_PATH`` back.
+cell whose environment has the user's ``LD_LIBRARY_PATH`` back (and so does the bare bundle).
 """
 
 from __future__ import annotations
@@ -84,16 +84,22 @@ def test_every_subcommand_of_the_frozen_executable_answers_help(build_out: Path)
     assert version.stdout.startswith("IdeA "), version
 
 
-def test_apprun_starts_the_window_and_a_shell_gets_the_users_library_path(
-        launch, build_out: Path, tmp_path: Path) -> None:
-    apprun = build_out / "IdeA.AppDir" / "AppRun"
-    app = launch(project=tmp_path / "proj", command=[str(apprun)],
-                 extra_env={"LD_LIBRARY_PATH": USER_LD_LIBRARY_PATH})
+@pytest.mark.parametrize("entry, user_lib", [
+    ("IdeA.AppDir/AppRun", USER_LD_LIBRARY_PATH),  # AppRun exports LD_LIBRARY_PATH_ORIG
+    ("dist/idea/idea", None),  # the bare bundle, user without LD_LIBRARY_PATH: children get none
+], ids=["apprun-user-lib", "bundle-no-lib"])
+def test_packaged_window_runs_a_shell_with_the_users_library_path(
+        launch, build_out: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        entry: str, user_lib: str | None) -> None:
+    monkeypatch.delenv("LD_LIBRARY_PATH", raising=False)
+    monkeypatch.delenv("LD_LIBRARY_PATH_ORIG", raising=False)
+    app = launch(project=tmp_path / "proj", command=[str(build_out / entry)],
+                 extra_env={"LD_LIBRARY_PATH": user_lib} if user_lib else {})
     page = app.page
-    assert "/IdeA.AppDir/usr/lib/idea/_internal/web/dist/index.html" in page.url
+    assert "/_internal/web/dist/index.html" in page.url and str(build_out) in page.url
     cell = cells(page).first
     session = open_shell(page, cell)
     type_in(page, cell, "/bin/sh -c 'ldd /bin/ls >/dev/null && echo ok-$((40+2))'\n")
     wait_terminal(page, session, "ok-42")
     type_in(page, cell, 'echo "lib=[$LD_LIBRARY_PATH]"\n')
-    wait_terminal(page, session, f"lib=[{USER_LD_LIBRARY_PATH}]")
+    wait_terminal(page, session, f"lib=[{user_lib or ''}]")
