@@ -129,6 +129,8 @@ class Supervisor:
             while not self._stopping.is_set():
                 if self._wake.wait(poll_s):
                     self._wake.clear()
+                    if self._stopping.is_set():
+                        break
                     self._restart()
                     crashed_reported = False
                     continue

@@ -89,6 +89,18 @@ def test_new_file_and_crash_then_change_restarts(tmp_path: Path) -> None:
     assert result == [0]
 
 
+def test_stop_ends_the_child_without_a_restart(tmp_path: Path) -> None:
+    spawn = Spawner(SLEEPER)
+    changed: list[str] = []
+    sup = Supervisor(spawn, tmp_path, on_restart=changed.append)
+    thread, result = run_in_thread(sup)
+    wait_for(lambda: len(spawn.children) == 1)
+    sup.stop()
+    thread.join(15)
+    assert result == [0] and changed == [] and len(spawn.children) == 1
+    assert spawn.children[0].poll() is not None
+
+
 def test_child_closing_normally_ends_dev_mode(tmp_path: Path) -> None:
     spawn = Spawner([sys.executable, "-c", "pass"])
     sup = Supervisor(spawn, tmp_path)
