@@ -4,9 +4,10 @@
   ``.svelte``/``.ts`` file is swapped into the running page, which keeps its state).
 - :class:`Supervisor` runs the window (``idea gui`` through :func:`self_command`, with
   ``IDEA_DEV_URL`` pointing it at Vite) and restarts it when a ``*.py`` file under ``app/``
-  changes (watchdog), with the same ``--data-dir``/``--project`` arguments, so the same projects
-  re-open. Closing the window ends dev mode; a child that crashes (say, a syntax error mid-edit)
-  is restarted at the next change.
+  changes (watchdog), with the same ``--data-dir``, so the same projects re-open: the
+  ``--project`` ones and those opened in the window since dev mode started. Closing the window
+  ends dev mode; a child that crashes (say, a syntax error mid-edit) is restarted at the next
+  change.
 """
 
 from __future__ import annotations
@@ -220,6 +221,20 @@ def gui_argv(data_dir: str | None, projects: Sequence[str]) -> list[str]:
     return [*argv, "gui"]
 
 
+def projects_to_reopen(data_dir: str, startup: Sequence[str], since_ms: int) -> list[str]:
+    """``startup`` (the ``--project`` arguments) plus every project opened since ``since_ms``
+    (epoch ms, the start of dev mode) according to ``projects.json``, oldest first, no repeats."""
+    from app.adapters.stores.filesystem import LocalFileSystem
+    from app.core.usecases.recent_projects import ListRecentProjects
+
+    chosen = [os.path.abspath(os.path.expanduser(p)) for p in startup]
+    recent = ListRecentProjects(LocalFileSystem()).execute(data_dir)
+    for entry in sorted(recent, key=lambda r: r.last_opened_ms):
+        if entry.last_opened_ms >= since_ms and entry.root not in chosen:
+            chosen.append(entry.root)
+    return chosen
+
+
 def run_dev(data_dir: str | None, projects: list[str]) -> int:
     """``idea dev``: returns when the window is closed (or on Ctrl-C)."""
     if getattr(sys, "frozen", False):
@@ -232,10 +247,13 @@ def run_dev(data_dir: str | None, projects: list[str]) -> int:
     try:
         url = vite.start()
         _say(f"Vite dev server on {url}; restarting the window on changes under {watch}")
-        argv = gui_argv(data_dir, projects)
         env = dict(os.environ, IDEA_DEV_URL=url)
+        data = str(paths.data_dir(data_dir))
+        since_ms = int(time.time() * 1000)
 
         def spawn() -> subprocess.Popen[bytes]:
+            # The same projects re-open: the --project ones and those opened in the window since.
+            argv = gui_argv(data, projects_to_reopen(data, projects, since_ms))
             return subprocess.Popen(argv, env=env, start_new_session=True)
 
         supervisor = Supervisor(spawn, watch)

@@ -113,3 +113,18 @@ def test_gui_argv_keeps_data_dir_and_projects(tmp_path: Path, monkeypatch) -> No
     argv = gui_argv(str(tmp_path / "data"), [str(tmp_path / "p1"), str(tmp_path / "p2")])
     assert argv == [sys.executable, "-m", "app", "--data-dir", str(tmp_path / "data"),
                     "--project", str(tmp_path / "p1"), "--project", str(tmp_path / "p2"), "gui"]
+
+
+def test_projects_to_reopen_adds_those_opened_since_dev_mode_started(tmp_path: Path) -> None:
+    from app.devmode import projects_to_reopen
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "projects.json").write_text(
+        '{"version":1,"recent":['
+        '{"root":"/p/new2","name":"new2","lastOpenedMs":3000},'
+        '{"root":"/p/cli","name":"cli","lastOpenedMs":2500},'
+        '{"root":"/p/new1","name":"new1","lastOpenedMs":2000},'
+        '{"root":"/p/old","name":"old","lastOpenedMs":500}]}')
+    assert projects_to_reopen(str(data), ["/p/cli"], since_ms=1000) == ["/p/cli", "/p/new1", "/p/new2"]
+    assert projects_to_reopen(str(tmp_path / "empty"), ["/p/x"], since_ms=0) == ["/p/x"]
