@@ -72,3 +72,44 @@ def test_dev_mode_serves_the_window_from_vite_and_restarts_on_change(
     time.sleep(0.5)
     with pytest.raises(OSError):
         urllib.request.urlopen(vite, timeout=2)
+
+
+REPO = Path(__file__).resolve().parent.parent
+PANEL = REPO / "web" / "src" / "features" / "agents" / "AgentsPanel.svelte"
+EMPTY_TEXT = "No agents yet."
+
+
+def test_svelte_hot_update_keeps_the_app_state(launch, tmp_path: Path) -> None:
+    """Editing a component under `idea dev` updates it in place: no page reload, the open
+    project, its layout and a live terminal with its output all stay."""
+    port = free_port()
+    vite = f"http://127.0.0.1:{port}/"
+    app = launch(project=tmp_path / "proj", command=[sys.executable, "-m", "app", "dev"],
+                 page_url=lambda url: url.startswith(vite),
+                 extra_env={"IDEA_DEV_PORT": str(port),
+                            "IDEA_DEV_WATCH_DIR": str(tmp_path)})
+    page = app.page
+    cell = cells(page).first
+    session = open_shell(page, cell)
+    type_in(page, cell, "echo before-hmr-$((1+1))\n")
+    wait_terminal(page, session, "before-hmr-2")
+    page.evaluate("() => { window.__sameDocument = 'yes'; }")
+    updates: list[str] = []
+    page.on("console", lambda msg: updates.append(msg.text))
+
+    original = PANEL.read_text()
+    assert EMPTY_TEXT in original
+    try:
+        PANEL.write_text(original.replace(EMPTY_TEXT, "No agents yet (hot-updated)."))
+        page.get_by_text("No agents yet (hot-updated).").wait_for(timeout=30_000)
+    finally:
+        PANEL.write_text(original)
+    assert page.evaluate("() => window.__sameDocument") == "yes"  # not reloaded
+    assert any("hot updated" in line for line in updates), updates
+    page.locator('[data-testid="tab-proj"]').wait_for()
+    assert session in [t.get_attribute("data-session-id")
+                       for t in page.locator('[data-testid="terminal"]').all()]
+    type_in(page, cells(page).first, "echo after-hmr-$((2+2))\n")
+    text = wait_terminal(page, session, "after-hmr-4")
+    assert "before-hmr-2" in text
+    page.get_by_text(EMPTY_TEXT).first.wait_for(timeout=30_000)  # restored file hot-updates back
