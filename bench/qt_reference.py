@@ -1,0 +1,102 @@
+"""Diagnostic: the reference page (same xterm.js, same bytes over a local WebSocket) inside a
+bare pywebview Qt WebEngine window under Xvfb — no IdeA code at all.
+
+Tells how much of the gap between IdeA and headless Chromium belongs to the engine and the
+virtual display (software GL, compositing) rather than to IdeA's bridge:
+
+    .venv/bin/python bench/qt_reference.py [--mb 10]
+
+Prints throughput in MB/s for headless Chromium and for the bare Qt window; no assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from bench.reference_page import ReferenceServer, run_reference  # noqa: E402
+from e2e.cdp_proxy import CdpProxy  # noqa: E402
+from e2e.harness import Xvfb, free_port  # noqa: E402
+
+WINDOW = "import sys, webview; webview.create_window('ref', sys.argv[1], width=1400, height=900); " \
+         "webview.start(gui='qt')"
+
+
+def payload(mb: float) -> bytes:
+    line = b"".join(bytes([33 + (i % 90)]) for i in range(120)) + b"\r\n"
+    return line * int(mb * 1_000_000 / len(line))
+
+
+def qt_flood(pw, data: bytes, cols: int, rows: int, display: str) -> dict:  # type: ignore[no-untyped-def]
+    server = ReferenceServer(data, cols, rows)
+    base = server.start()
+    port = free_port()
+    env = dict(os.environ, DISPLAY=display, QTWEBENGINE_REMOTE_DEBUGGING=str(port))
+    if os.geteuid() == 0:
+        env["QTWEBENGINE_CHROMIUM_FLAGS"] = "--no-sandbox"
+    url = f"{base}/?cols={cols}&rows={rows}&webgl=0"
+    proc = subprocess.Popen([sys.executable, "-c", WINDOW, url], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proxy = CdpProxy(port)
+    try:
+        deadline = time.monotonic() + 30
+        ws = None
+        while ws is None and time.monotonic() < deadline:
+            try:
+                import json
+                import urllib.request
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=1) as r:
+                    ws = json.load(r)["webSocketDebuggerUrl"]
+            except OSError:
+                time.sleep(0.1)
+        assert ws, "Qt window never opened its DevTools port"
+        proxy_port = proxy.start()
+        browser = pw.chromium.connect_over_cdp(ws.replace(f":{port}/", f":{proxy_port}/"))
+        page = None
+        while page is None and time.monotonic() < deadline:
+            page = next((p for c in browser.contexts for p in c.pages if p.url.startswith(base)),
+                        None)
+            time.sleep(0.1)
+        assert page is not None
+        page.wait_for_function("typeof window.flood === 'function'")
+        result = dict(page.evaluate("window.flood()"))
+        browser.close()
+        return result
+    finally:
+        proxy.stop()
+        proc.terminate()
+        proc.wait(10)
+        server.stop()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=10)
+    args = parser.parse_args()
+    data = payload(args.mb)
+    cols, rows = 142, 22
+    xvfb = Xvfb()
+    display = xvfb.start()
+    try:
+        with sync_playwright() as pw:
+            headless = run_reference(pw, data, cols, rows, webgl=False, keys=0)
+            qt = qt_flood(pw, data, cols, rows, display)
+    finally:
+        xvfb.stop()
+    mb = len(data) / 1e6
+    print(f"payload {mb:.1f} MB, {cols}x{rows}, DOM renderer")
+    print(f"headless Chromium : {mb / headless['parsedS']:.1f} MB/s")
+    print(f"bare Qt WebEngine : {mb / qt['parsedS']:.1f} MB/s (pywebview window on Xvfb)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
