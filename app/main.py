@@ -7,7 +7,7 @@ import os
 import sys
 
 from app import paths
-from app.adapters.pty.posix import PtyProcessHost
+from app.adapters.pty import TerminalHost, default_host_class
 from app.adapters.stores.filesystem import LocalFileSystem
 from app.adapters.system.clock import SystemClock, Uuid4Ids
 from app.adapters.system.commands import PathCommandResolver, SubprocessProfileDetector
@@ -26,7 +26,7 @@ from app.core.usecases.settings import LoadSettings, MarkFirstRunDone
 log = logging.getLogger("idea")
 
 
-def build_use_cases(pty: PtyProcessHost) -> UseCases:
+def build_use_cases(pty: TerminalHost) -> UseCases:
     """Every use case over the local adapters (disk, PATH, clock, uuid4, the given PTY host)."""
     fs, ids, clock = LocalFileSystem(), Uuid4Ids(), SystemClock()
     resolver = PathCommandResolver()
@@ -53,7 +53,7 @@ def run_gui(data_dir: str | None, projects: list[str]) -> int:
     url = os.environ.get("IDEA_DEV_URL") or paths.web_index().as_uri()
     startup = [os.path.abspath(os.path.expanduser(p)) for p in projects]
 
-    pty = PtyProcessHost()
+    pty = default_host_class()()  # ptyprocess on POSIX, pywinpty (ConPTY) on Windows
     holder: dict[str, webview.Window] = {}
     # run_js hands the script to Qt WebEngine as is; evaluate_js would escape it and wrap it in
     # eval() plus result serialisation, which costs tens of ms on a 128 KiB batch.

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import platformdirs
@@ -35,9 +37,26 @@ def data_dir(explicit: str | None = None) -> Path:
     return path
 
 
-def user_shell() -> str:
-    """The user's login shell: ``$SHELL`` when executable, else ``/bin/bash`` or ``/bin/sh``."""
-    shell = os.environ.get("SHELL", "")
+def user_shell(platform: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The shell a plain terminal runs (SPEC C2).
+
+    POSIX: the login shell ``$SHELL`` when executable, else ``/bin/bash`` or ``/bin/sh``.
+    Windows: ``%COMSPEC%`` (cmd.exe) when it exists, else PowerShell (``pwsh`` or
+    ``powershell`` on ``PATH``), else ``cmd.exe``; ``$SHELL`` is ignored there (Git Bash and
+    MSYS set it to a POSIX path). `platform` defaults to ``sys.platform``, `environ` to
+    ``os.environ``.
+    """
+    env = os.environ if environ is None else environ
+    if (platform or sys.platform) == "win32":
+        comspec = env.get("COMSPEC") or env.get("ComSpec") or ""
+        if comspec and os.path.isfile(comspec):
+            return comspec
+        for candidate in ("pwsh", "powershell"):
+            found = shutil.which(candidate, path=env.get("PATH") or env.get("Path"))
+            if found:
+                return found
+        return "cmd.exe"
+    shell = env.get("SHELL", "")
     if shell and os.access(shell, os.X_OK):
         return shell
     for candidate in ("/bin/bash", "/bin/sh"):

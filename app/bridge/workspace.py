@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from app.adapters.pty.posix import PtyProcessHost
+from app.adapters.pty.base import TerminalHost
 from app.bridge.push import PushPump
 from app.core.domain.agents import AgentEntry
 from app.core.domain.layout_nodes import leaves
@@ -52,7 +52,7 @@ class UseCases:
 class Workspace:
     """Open projects of this process (keyed by cleaned root) and PTY session ownership."""
 
-    def __init__(self, data_dir: str, uc: UseCases, pty: PtyProcessHost, pump: PushPump,
+    def __init__(self, data_dir: str, uc: UseCases, pty: TerminalHost, pump: PushPump,
                  startup_projects: list[str]) -> None:
         self.data_dir = data_dir
         self.pty = pty

@@ -7,6 +7,7 @@ exact pushes the UI gets: output with offsets, `sessionExited`, and errors as JS
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,6 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+if sys.platform == "win32":  # pragma: no cover
+    pytest.skip("drives /bin/sh through the POSIX PTY adapter", allow_module_level=True)
 
 from app.adapters.pty.posix import PtyProcessHost
 from app.bridge.api import BridgeApi

@@ -1,7 +1,10 @@
 """PTY adapters (implement the core's `PtyHost` port).
 
-One technology per module: `posix.PtyProcessHost` (ptyprocess) on Linux/macOS; a
-`windows.py` (pywinpty) sibling would reuse `common` and be chosen by `default_host_class`.
+Shared parts: `common` (child environment, scrollback ring, flow gate, ordered input) and
+`base` (`PtyHostBase`: sessions, output path, writer thread, kill sequencing; `TerminalHost`:
+the protocol the bridge types against). One technology per module: `posix.PtyProcessHost`
+(ptyprocess) on Linux/macOS, `windows.WinPtyHost` (pywinpty, ConPTY) on Windows;
+`default_host_class` picks one.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from .base import PtyHostBase, TerminalHost
 from .common import (
     HIGH_WATER_CHARS,
     LOW_WATER_CHARS,
@@ -24,18 +28,19 @@ __all__ = [
     "SCROLLBACK_CHARS",
     "ExitSink",
     "OutputSink",
+    "PtyHostBase",
+    "TerminalHost",
     "build_child_env",
     "default_host_class",
 ]
 
 
-def default_host_class() -> Any:
-    """The `PtyHost` implementation for this platform (imported lazily).
+def default_host_class(platform: str | None = None) -> type[PtyHostBase[Any]]:
+    """The `PtyHost` implementation for `platform` (default `sys.platform`), imported lazily."""
+    if (platform or sys.platform) == "win32":
+        from .windows import WinPtyHost
 
-    Raises `NotImplementedError` on Windows until `pty/windows.py` exists.
-    """
-    if sys.platform == "win32":
-        raise NotImplementedError("the Windows PTY adapter (pywinpty) is not written yet")
+        return WinPtyHost
     from .posix import PtyProcessHost
 
     return PtyProcessHost

@@ -1,8 +1,8 @@
 """Platform-independent building blocks shared by the PTY adapters.
 
-`posix.py` (ptyprocess) uses them today; a `windows.py` (pywinpty) sibling can reuse the same
-pieces: the child environment, the scrollback ring, the flow-control gate and the ordered input
-queue. Nothing here touches a file descriptor or a process.
+Used by `base.PtyHostBase` and its two technologies (`posix.py`: ptyprocess, `windows.py`:
+pywinpty): the child environment, the scrollback ring, the flow-control gate and the ordered
+input queue. Nothing here touches a file descriptor or a process.
 """
 
 from __future__ import annotations
