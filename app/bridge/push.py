@@ -10,6 +10,10 @@ must not wait behind a chatty one), otherwise at most every `interval_ms` or as 
 kept in order, and an event naming a `sessionId` whose output is still partly pending waits for
 that output (so `sessionExited` never overtakes the last lines).
 
+Each `evaluate` is one round trip through Qt's GUI thread (Chromium's UI thread, busy compositing
+during a flood): ~25–45 ms whatever the size, so a flood moves in few large batches (256k
+characters, half the PTY flow-control window) rather than many small ones.
+
 `evaluate` (e.g. `window.evaluate_js`) blocks until the script ran and deadlocks on the GUI
 thread: the pump only ever calls it from its own thread.
 """
@@ -63,8 +67,8 @@ class PushPump:
         evaluate: Callable[[str], object],
         *,
         interval_ms: int = 10,
-        flush_chars: int = 128 * 1024,
-        session_chars: int = 128 * 1024,
+        flush_chars: int = 256_000,
+        session_chars: int = 256_000,
         function: str = PUSH_FUNCTION,
         name: str = "idea-push",
     ) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from app.adapters.pty.common import HIGH_WATER_CHARS, LOW_WATER_CHARS
 from app.bridge.push import PUSH_FUNCTION, PushPump, encode_batch
 
 pytestmark = pytest.mark.timeout(60)
@@ -112,6 +113,25 @@ def test_pending_threshold_flushes_before_the_interval() -> None:
             pump.add_output("s1", "y" * 100)
         assert wait_until(lambda: len(win.output_of("s1")) >= 1001)
         assert win.output_of("s1").startswith("xy")
+    finally:
+        pump.stop()
+
+
+def test_default_batches_split_a_full_flow_control_window_in_two() -> None:
+    # A window's worth of output (what the reader lets through before it pauses) goes in two
+    # pushes: one round trip through the GUI thread costs the same for 90k or 256k characters,
+    # and one batch can be parsed while the next travels. Resuming at half the window means a
+    # push of the default size can start as soon as the reader resumes.
+    assert LOW_WATER_CHARS * 2 == HIGH_WATER_CHARS
+    win = FakeWindow()
+    pump = PushPump(win.evaluate)
+    flood = "".join(chr(ord("a") + i % 26) for i in range(HIGH_WATER_CHARS))
+    pump.add_output("s1", flood)
+    pump.start()
+    try:
+        assert wait_until(lambda: win.output_of("s1") == flood)
+        assert [len(b["output"]["s1"]) for b in win.batches] == [HIGH_WATER_CHARS // 2] * 2
+        assert [b["offsets"]["s1"] for b in win.batches] == [0, HIGH_WATER_CHARS // 2]
     finally:
         pump.stop()
 

@@ -27,9 +27,12 @@ SCROLLBACK_CHARS = 1024 * 1024
 #: Flow control (SPEC §5), in characters: stop reading above HIGH_WATER unacknowledged
 #: characters, resume below LOW_WATER. VS Code's 100k/5k drained the pipeline at every pause
 #: (an ack takes ~30 ms through the bridge); a wider window with a half-way resume keeps xterm.js
-#: fed, measured in bench/pty_throughput.py (1.6 → 3.0 MB/s in the real window).
-HIGH_WATER_CHARS = 256_000
-LOW_WATER_CHARS = 128_000
+#: fed, measured in bench/pty_throughput.py (1.6 → 3.0 MB/s in the real window). Every push and
+#: every ack waits its turn on Qt's GUI thread (also Chromium's UI thread, busy compositing in
+#: software), so the cost is per round trip, not per byte: the window holds two full pushes
+#: (PushPump's 256k) so one is parsed while the next travels (bench/profile_flood.py).
+HIGH_WATER_CHARS = 512_000
+LOW_WATER_CHARS = 256_000
 #: An input sequence gap older than this is skipped so input is never stuck forever (ms).
 SEQ_GAP_TIMEOUT_MS = 5_000
 #: Bytes per `read` of the PTY master.
