@@ -46,6 +46,8 @@ def run_gui(data_dir: str | None, projects: list[str]) -> int:
     """Open the IdeA window and block until it is closed. Returns the process exit code."""
     import webview  # imported here so `--version`/`--help` stay fast and GUI-free
 
+    from app.adapters.window import qt_permissions
+
     logging.basicConfig(level=os.environ.get("IDEA_LOG_LEVEL", "INFO"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     data = paths.data_dir(data_dir)
@@ -71,6 +73,8 @@ def run_gui(data_dir: str | None, projects: list[str]) -> int:
         first_run_disabled=os.environ.get("IDEA_DISABLE_FIRST_RUN") == "1",
         startup_projects=startup,
     )
+    if sys.platform.startswith("linux"):
+        qt_permissions.install()  # before the window: pywebview's handler aborts on clipboard use
     window = webview.create_window(
         "IdeA", url=url, js_api=api, width=1400, height=900, min_size=(640, 400),
         text_select=False,
