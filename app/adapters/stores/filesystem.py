@@ -40,6 +40,8 @@ class LocalFileSystem:
         except OSError as exc:
             raise AppError(NOT_WRITABLE, f"cannot write {path}: {exc.strerror}") from exc
         try:
+            if hasattr(os, "fchmod"):  # mkstemp creates 0600; keep the file's usual mode
+                os.fchmod(fd, _mode_for(path))
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
                 f.write(text)
                 f.flush()
@@ -80,6 +82,24 @@ class LocalFileSystem:
 
     def remove_tree(self, path: str) -> None:
         shutil.rmtree(path, ignore_errors=True)
+
+
+def _read_umask() -> int:
+    # os.umask can only be read by setting it: done once, at import, before any thread starts.
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
+_UMASK = _read_umask()
+
+
+def _mode_for(path: str) -> int:
+    """Permission bits for a rewrite of ``path``: its current mode, else 0666 less the umask."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_UMASK
 
 
 def _silent_unlink(path: str) -> None:
