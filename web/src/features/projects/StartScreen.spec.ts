@@ -62,13 +62,14 @@ describe('start screen', () => {
     expect(h.workspace.tabs).toHaveLength(0);
   });
 
-  it('lists recent projects and opens one on click', async () => {
+  it('lists recent projects and opens one on a click anywhere on the entry (path included)', async () => {
     const h = harness({
       projects: [project('/work/alpha')],
       recent: [{ root: '/work/alpha', name: 'alpha', lastOpenedMs: 1_700_000_000_000 }],
     });
     await boot(h);
-    await fireEvent.click(screen.getByRole('button', { name: 'alpha' }));
+    expect(screen.getByRole('button', { name: /alpha/ })).toBeInTheDocument();
+    await fireEvent.click(screen.getByText('/work/alpha'));
     expect(await screen.findByTestId('tab-alpha')).toBeInTheDocument();
   });
 
