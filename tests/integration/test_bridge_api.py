@@ -7,7 +7,6 @@ exact pushes the UI gets: output with offsets, `sessionExited`, and errors as JS
 from __future__ import annotations
 
 import json
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -16,8 +15,7 @@ from typing import Any
 
 import pytest
 
-if sys.platform == "win32":  # pragma: no cover
-    pytest.skip("drives /bin/sh through the POSIX PTY adapter", allow_module_level=True)
+pytest.importorskip("ptyprocess", reason="drives /bin/sh through the POSIX PTY adapter")
 
 from app.adapters.pty.posix import PtyProcessHost
 from app.bridge.api import BridgeApi

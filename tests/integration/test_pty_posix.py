@@ -7,77 +7,19 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
-if sys.platform == "win32":  # pragma: no cover
-    pytest.skip("POSIX PTY adapter", allow_module_level=True)
+pytest.importorskip("ptyprocess", reason="POSIX PTY adapter (ptyprocess is POSIX-only)")
 
 from app.adapters.pty.common import HIGH_WATER_CHARS, build_child_env
 from app.adapters.pty.posix import PtyProcessHost
 from app.core.domain.sessions import SpawnSpec
 from app.core.errors import COMMAND_NOT_FOUND, NOT_FOUND, AppError
+from tests.pty_recorder import Recorder, wait_stable, wait_until
 
 pytestmark = pytest.mark.timeout(120)
-
-DEADLINE_S = 20.0
-
-
-class Recorder:
-    """Collects the host's callbacks per session."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.output: dict[str, list[str]] = {}
-        self.chars: dict[str, int] = {}
-        self.exits: dict[str, int] = {}
-        self.exit_calls = 0
-        self.auto_ack: PtyProcessHost | None = None
-
-    def on_output(self, sid: str, text: str) -> None:
-        with self.lock:
-            self.output.setdefault(sid, []).append(text)
-            self.chars[sid] = self.chars.get(sid, 0) + len(text)
-        if self.auto_ack is not None:
-            self.auto_ack.ack(sid, len(text))
-
-    def on_exit(self, sid: str, code: int) -> None:
-        with self.lock:
-            self.exits[sid] = code
-            self.exit_calls += 1
-
-    def text(self, sid: str) -> str:
-        with self.lock:
-            return "".join(self.output.get(sid, []))
-
-    def count(self, sid: str) -> int:
-        with self.lock:
-            return self.chars.get(sid, 0)
-
-
-def wait_until(pred: Callable[[], bool], deadline_s: float = DEADLINE_S) -> bool:
-    end = time.monotonic() + deadline_s
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.02)
-    return pred()
-
-
-def wait_stable(get: Callable[[], int], quiet_s: float = 0.5, deadline_s: float = DEADLINE_S) -> int:
-    """Wait until `get()` stops changing for `quiet_s` seconds; return the value."""
-    end = time.monotonic() + deadline_s
-    last = get()
-    while time.monotonic() < end:
-        time.sleep(quiet_s)
-        now = get()
-        if now == last:
-            return now
-        last = now
-    raise AssertionError("value never settled")
-
 
 @pytest.fixture
 def rec() -> Recorder:

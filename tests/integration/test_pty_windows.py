@@ -22,6 +22,9 @@ from app.adapters.pty.common import HIGH_WATER_CHARS
 from app.adapters.pty.windows import READ_CHUNK_CHARS, WinPtyHost
 from app.core.domain.sessions import SpawnSpec
 from app.core.errors import COMMAND_NOT_FOUND, NOT_FOUND, AppError
+from tests.pty_recorder import Recorder
+from tests.pty_recorder import wait_stable as shared_wait_stable
+from tests.pty_recorder import wait_until as shared_wait_until
 
 pytestmark = [
     pytest.mark.skipif(sys.platform != "win32", reason="needs Windows ConPTY"),
@@ -31,55 +34,13 @@ pytestmark = [
 DEADLINE_S = 30.0
 
 
-class Recorder:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.output: dict[str, list[str]] = {}
-        self.chars: dict[str, int] = {}
-        self.exits: dict[str, int] = {}
-        self.exit_calls = 0
-        self.auto_ack: WinPtyHost | None = None
-
-    def on_output(self, sid: str, text: str) -> None:
-        with self.lock:
-            self.output.setdefault(sid, []).append(text)
-            self.chars[sid] = self.chars.get(sid, 0) + len(text)
-        if self.auto_ack is not None:
-            self.auto_ack.ack(sid, len(text))
-
-    def on_exit(self, sid: str, code: int) -> None:
-        with self.lock:
-            self.exits[sid] = code
-            self.exit_calls += 1
-
-    def text(self, sid: str) -> str:
-        with self.lock:
-            return "".join(self.output.get(sid, []))
-
-    def count(self, sid: str) -> int:
-        with self.lock:
-            return self.chars.get(sid, 0)
+def wait_stable(get: Callable[[], int], quiet_s: float = 1.0, deadline_s: float = DEADLINE_S) -> int:
+    """ConPTY delivers in bursts: a longer quiet period than on POSIX."""
+    return shared_wait_stable(get, quiet_s, deadline_s)
 
 
 def wait_until(pred: Callable[[], bool], deadline_s: float = DEADLINE_S) -> bool:
-    end = time.monotonic() + deadline_s
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.02)
-    return pred()
-
-
-def wait_stable(get: Callable[[], int], quiet_s: float = 1.0, deadline_s: float = DEADLINE_S) -> int:
-    end = time.monotonic() + deadline_s
-    last = get()
-    while time.monotonic() < end:
-        time.sleep(quiet_s)
-        now = get()
-        if now == last:
-            return now
-        last = now
-    raise AssertionError("value never settled")
+    return shared_wait_until(pred, deadline_s)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -17,6 +17,7 @@ from app.adapters.pty.base import POLL_S, PtyHostBase, SessionBase
 from app.adapters.pty.common import ExitSink, OutputSink
 from app.core.domain.sessions import SpawnSpec
 from app.core.errors import ALREADY_EXISTS, COMMAND_NOT_FOUND, INVALID, NOT_FOUND, AppError
+from tests.pty_recorder import Recorder, wait_until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -105,42 +106,6 @@ class FakeHost(PtyHostBase[FakeSession]):
 
     def _release(self, s: FakeSession) -> None:
         s.released = True
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.output: dict[str, list[str]] = {}
-        self.exits: dict[str, int] = {}
-        self.exit_calls = 0
-        self.after_exit_output = False
-
-    def on_output(self, sid: str, text: str) -> None:
-        with self.lock:
-            if sid in self.exits:
-                self.after_exit_output = True
-            self.output.setdefault(sid, []).append(text)
-
-    def on_exit(self, sid: str, code: int) -> None:
-        with self.lock:
-            self.exits[sid] = code
-            self.exit_calls += 1
-
-    def text(self, sid: str) -> str:
-        with self.lock:
-            return "".join(self.output.get(sid, []))
-
-    def count(self, sid: str) -> int:
-        return len(self.text(sid))
-
-
-def wait_until(pred: Callable[[], bool], deadline_s: float = 10.0) -> bool:
-    end = time.monotonic() + deadline_s
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.01)
-    return pred()
 
 
 @pytest.fixture
