@@ -65,17 +65,22 @@ def test_original_ideai_project_opens_unchanged(launch, tmp_path: Path) -> None:
     assert agents["agents"][1]["futureField"] == {"keep": "me"}
 
 
-def test_corrupt_agents_json_is_reported_and_left_untouched(launch, tmp_path: Path) -> None:
+def open_with_corrupt_file(launch, tmp_path: Path, name: str, bad: bytes) -> tuple[Path, Page]:  # type: ignore[no-untyped-def]
+    """Open a copy of the original project whose ``.ideai/<name>`` holds ``bad``; returns once
+    the banner names the file."""
     project = tmp_path / "broken"
     shutil.copytree(ORIGINAL, project)
-    bad = b'{"version": 1, "agents": [ {"agentId": "x", '
-    (project / ".ideai" / "agents.json").write_bytes(bad)
-    app = launch(project=project)
-    page = app.page
+    (project / ".ideai" / name).write_bytes(bad)
+    page = launch(project=project).page
     banner = page.locator('[data-testid="banner"]')
     banner.wait_for()
-    text = banner.inner_text()
-    assert "agents.json" in text
+    assert name in banner.inner_text()
+    return project, page
+
+
+def test_corrupt_agents_json_is_reported_and_left_untouched(launch, tmp_path: Path) -> None:
+    bad = b'{"version": 1, "agents": [ {"agentId": "x", '
+    project, page = open_with_corrupt_file(launch, tmp_path, "agents.json", bad)
     # The rest of the project is usable: the layout loads and edits.
     wait_for(lambda: cells(page).count() == 3, what="layout still loads")
     cell_menu(cells(page).nth(2), "split-column")
@@ -84,15 +89,8 @@ def test_corrupt_agents_json_is_reported_and_left_untouched(launch, tmp_path: Pa
 
 
 def test_corrupt_layouts_json_is_reported_and_left_untouched(launch, tmp_path: Path) -> None:
-    project = tmp_path / "broken-layout"
-    shutil.copytree(ORIGINAL, project)
     bad = b"{ not json"
-    (project / ".ideai" / "layouts.json").write_bytes(bad)
-    app = launch(project=project)
-    page = app.page
-    banner = page.locator('[data-testid="banner"]')
-    banner.wait_for()
-    assert "layouts.json" in banner.inner_text()
+    project, page = open_with_corrupt_file(launch, tmp_path, "layouts.json", bad)
     page.locator('[data-testid="agent-item"]:has-text("Git")').wait_for()
     assert (project / ".ideai" / "layouts.json").read_bytes() == bad
 

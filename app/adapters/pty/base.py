@@ -17,7 +17,8 @@ import logging
 import os
 import threading
 import uuid
-from typing import Generic, Protocol, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeVar
 
 from app.core.domain.sessions import SpawnSpec
 from app.core.errors import ALREADY_EXISTS, INVALID, NOT_FOUND, AppError
@@ -380,12 +381,7 @@ class PtyHostBase(abc.ABC, Generic[S]):
             s.ring.append(text)
             s.emitted_units += utf16_units(text)
             s.gate.produced(len(text))
-            sink = self._on_output
-            if sink is not None:
-                try:
-                    sink(s.id, text)
-                except Exception:
-                    log.exception("on_output failed for session %s", s.id)
+            _call_sink("on_output", self._on_output, s.id, text)
 
     def _read_loop(self, s: S) -> None:
         try:
@@ -407,12 +403,7 @@ class PtyHostBase(abc.ABC, Generic[S]):
         with s.lock:
             s.exit_code = code
         s.exited.set()
-        sink = self._on_exit
-        if sink is not None:
-            try:
-                sink(s.id, code)
-            except Exception:
-                log.exception("on_exit failed for session %s", s.id)
+        _call_sink("on_exit", self._on_exit, s.id, code)
 
     def _write_loop(self, s: S) -> None:
         while True:
@@ -421,3 +412,14 @@ class PtyHostBase(abc.ABC, Generic[S]):
                 return
             if not self._send_input(s, data):
                 return
+
+
+def _call_sink(name: str, sink: Callable[[str, Any], None] | None, session_id: str,
+               value: Any) -> None:
+    """Call an output/exit callback; a failing callback is logged, never stops the reader."""
+    if sink is None:
+        return
+    try:
+        sink(session_id, value)
+    except Exception:
+        log.exception("%s failed for session %s", name, session_id)
