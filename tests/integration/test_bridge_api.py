@@ -128,3 +128,20 @@ def test_agent_launch_twice_elsewhere_is_refused(bridge, tmp_path: Path) -> None
     assert payload["details"]["nodeId"] == first
     again = api.agents.launch(root, agent["agentId"], first, 80, 24)
     assert again == {"sessionId": launched["sessionId"], "reattached": True}
+
+
+def test_closing_a_cell_kills_its_shell_but_only_detaches_an_agent(bridge, tmp_path: Path) -> None:
+    api, _ = bridge
+    project = api.projects.create(str(tmp_path / "proj"))
+    root = project["root"]
+    first = project["layouts"]["layouts"][0]["tree"]["root"]["node"]["id"]
+    doc = api.layout.edit(root, {"kind": "split", "nodeId": first, "direction": "row"})
+    second = doc["layouts"][0]["tree"]["root"]["node"]["children"][1]["node"]["node"]["id"]
+    shell = api.terminals.openShell(root, first, 80, 24)["sessionId"]
+    agent = api.agents.create(root, {"name": "Dev", "persona": "You code.", "profileId": "shell"})
+    launched = api.agents.launch(root, agent["agentId"], second, 80, 24)["sessionId"]
+
+    api.layout.edit(root, {"kind": "close", "nodeId": first})
+    api.layout.edit(root, {"kind": "close", "nodeId": second})
+    wait(lambda: not api.terminals.attach(shell)["alive"])
+    assert api.terminals.attach(launched)["alive"]

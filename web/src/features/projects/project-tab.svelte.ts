@@ -98,15 +98,11 @@ export class ProjectTab {
   }
 
   /**
-   * Closes a cell. An agent session detaches to the background; a plain shell is killed, as
-   * nothing else could reach it any more.
+   * Closes a cell. The backend decides what happens to its session (`layout.edit`): an agent
+   * session detaches to the background, a plain shell is killed.
    */
   async closeCell(nodeId: string): Promise<void> {
-    const leaf = findLeaf(this.layoutRoot, nodeId);
-    const closed = await this.editLayout({ kind: 'close', nodeId });
-    if (closed && leaf?.session && !leaf.agent) {
-      await this.#gateway.terminals.kill(leaf.session).catch(() => {});
-    }
+    await this.editLayout({ kind: 'close', nodeId });
   }
 
   /** The cell keyboard shortcuts act on: the focused one, else the first. */
