@@ -100,12 +100,11 @@ class Workspace:
 
     def attach(self, session_id: str) -> dict[str, Any]:
         """A view shows ``session_id``: flow control on, scrollback for the repaint."""
-        alive = self.pty.is_alive(session_id) if session_id in self.pty.session_ids() else False
-        if not alive and session_id not in self.pty.session_ids():
+        if session_id not in self.pty.session_ids():  # e.g. a session from before a restart
             return {"scrollback": "", "end": 0, "alive": False, "exitCode": None}
         self.pty.set_flow_control(session_id, True)
         scrollback, end = self.pty.snapshot(session_id)
-        return {"scrollback": scrollback, "end": end, "alive": alive,
+        return {"scrollback": scrollback, "end": end, "alive": self.pty.is_alive(session_id),
                 "exitCode": self.pty.exit_code(session_id)}
 
     def detach(self, session_id: str) -> None:
