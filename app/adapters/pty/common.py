@@ -103,21 +103,41 @@ class ScrollbackRing:
             return
         self._chunks.append(text)
         self._size += len(text)
-        while self._size > self._max:
-            excess = self._size - self._max
+        if self._size > self._max:
+            last_dropped = self._drop(self._size - self._max)
+            if last_dropped != "\n":
+                self._skip_to_next_line()
+
+    def _drop(self, count: int) -> str:
+        """Remove the oldest `count` characters; returns the last one removed."""
+        last = ""
+        while count > 0:
             first = self._chunks[0]
-            if len(first) <= excess:
+            if len(first) <= count:
                 self._chunks.popleft()
+                count -= len(first)
                 self._size -= len(first)
-                continue
-            cut = first.find("\n", excess, excess + self._slack)
-            cut = excess if cut < 0 else cut + 1
-            if cut >= len(first):
-                self._chunks.popleft()
-                self._size -= len(first)
+                last = first[-1]
             else:
-                self._chunks[0] = first[cut:]
-                self._size -= cut
+                self._chunks[0] = first[count:]
+                self._size -= count
+                last = first[count - 1]
+                count = 0
+        return last
+
+    def _skip_to_next_line(self) -> None:
+        """Start the buffer after the next newline when one is within `line_slack_chars`, even
+        if it lies in a later chunk (PTY reads split lines anywhere)."""
+        seen = 0
+        for chunk in self._chunks:
+            window = self._slack - seen
+            if window <= 0:
+                return
+            at = chunk.find("\n", 0, window)
+            if at >= 0:
+                self._drop(seen + at + 1)
+                return
+            seen += len(chunk)
         if len(self._chunks) > 512:
             self._compact()
 
