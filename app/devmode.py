@@ -228,7 +228,7 @@ def projects_to_reopen(data_dir: str, startup: Sequence[str], since_ms: int) -> 
     from app.core.usecases.recent_projects import ListRecentProjects
 
     chosen = [os.path.abspath(os.path.expanduser(p)) for p in startup]
-    recent = ListRecentProjects(LocalFileSystem()).execute(data_dir)
+    recent = ListRecentProjects(LocalFileSystem(), data_dir).execute()
     for entry in sorted(recent, key=lambda r: r.last_opened_ms):
         if entry.last_opened_ms >= since_ms and entry.root not in chosen:
             chosen.append(entry.root)

@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from app.core.domain.sessions import TerminalChunk
+
 DEADLINE_S = 20.0
 
 
@@ -16,34 +18,38 @@ class Acker(Protocol):
 
 
 class Recorder:
-    """Collects a PTY host's callbacks per session; ``auto_ack`` acknowledges output at once."""
+    """A PTY host's `TerminalListener` that records per session; ``auto_ack`` acknowledges
+    output at once."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.output: dict[str, list[str]] = {}
+        self.texts: dict[str, list[str]] = {}
+        self.chunks: dict[str, list[TerminalChunk]] = {}
         self.chars: dict[str, int] = {}
-        self.exits: dict[str, int] = {}
+        self.exits: dict[str, int | None] = {}
         self.exit_calls = 0
         self.after_exit_output = False
         self.auto_ack: Acker | None = None
 
-    def on_output(self, sid: str, text: str) -> None:
+    def output(self, chunk: TerminalChunk) -> None:
+        sid, text = chunk.session_id, chunk.text
         with self.lock:
             if sid in self.exits:
                 self.after_exit_output = True
-            self.output.setdefault(sid, []).append(text)
+            self.texts.setdefault(sid, []).append(text)
+            self.chunks.setdefault(sid, []).append(chunk)
             self.chars[sid] = self.chars.get(sid, 0) + len(text)
         if self.auto_ack is not None:
             self.auto_ack.ack(sid, len(text))
 
-    def on_exit(self, sid: str, code: int) -> None:
+    def exited(self, sid: str, code: int | None) -> None:
         with self.lock:
             self.exits[sid] = code
             self.exit_calls += 1
 
     def text(self, sid: str) -> str:
         with self.lock:
-            return "".join(self.output.get(sid, []))
+            return "".join(self.texts.get(sid, []))
 
     def count(self, sid: str) -> int:
         with self.lock:

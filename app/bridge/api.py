@@ -1,101 +1,112 @@
 """The js_api facade the window calls: ``window.pywebview.api.<feature>.<method>(...)``.
 
-Each feature is a small object of thin methods that translate camelCase DTOs to use-case calls
-(``docs/contracts.md`` §4). pywebview runs every call on a new thread, so calls that touch an
-open project's state take the workspace lock; keystrokes and acks do not (they go straight to
-the PTY host, which orders writes by sequence number). Only public attributes are exposed to JS,
-so everything else is underscore-prefixed.
+Each feature is a small object of thin methods: camelCase arguments in, a services call, a
+DTO out (``docs/contracts.md`` §4), wrapped in the `{"ok"} | {"error"}` envelope by
+``exposed``. Nothing here decides a rule. pywebview runs every call on a new thread; the
+services lock what they share. Only public attributes are exposed to JS, so everything else
+is underscore-prefixed.
 """
 
 from __future__ import annotations
 
+import builtins
 import sys
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
 
 from app import __version__
+from app.bridge import dto
 from app.bridge.errors import exposed
-from app.bridge.workspace import UseCases, Workspace
 from app.core.domain.profiles import Profile
+from app.core.errors import CORRUPT_FILE, AppError
+from app.services import AppServices
+from app.services.terminal_bus import ChunkConsumer
+
+
+@dataclass(frozen=True)
+class WindowContext:
+    """What one window's api needs besides the services: its view id (for terminal views
+    and flow control), where its pushes go, the folder picker, and start-up facts."""
+
+    view: str
+    consumer: ChunkConsumer
+    on_ready: Callable[[], None]
+    pick_folder: Callable[[], str | None]
+    data_dir: str
+    first_run_disabled: bool
+    startup_projects: tuple[str, ...]
 
 
 class AppApi:
     """``app.*``: version, data dir, first-run flag and the projects given on the command line."""
 
-    def __init__(self, ws: Workspace, uc: UseCases, on_ready: Callable[[], None],
-                 first_run_disabled: bool, startup_projects: list[str]) -> None:
-        self._ws, self._uc, self._on_ready = ws, uc, on_ready
-        self._first_run_disabled = first_run_disabled
-        self._startup = startup_projects
+    def __init__(self, services: AppServices, ctx: WindowContext) -> None:
+        self._services, self._ctx = services, ctx
 
     @exposed
-    def info(self) -> dict[str, Any]:
-        """Called once by the UI after it installed ``window.__ideaPush``: starts the pushes."""
-        self._on_ready()
-        settings = self._uc.load_settings.execute(self._ws.data_dir)
-        return {
-            "version": __version__,
-            "dataDir": self._ws.data_dir,
-            "firstRun": not (settings.first_run_done or self._first_run_disabled),
-            "platform": sys.platform,
-            "problems": [p.to_json() for p in self._ws.app_problems],
-            "startupProjects": list(self._startup),
-        }
+    def info(self) -> dto.Json:
+        """Called once per page load, after the page installed ``window.__ideaPush``: the
+        previous page's terminal views are gone; pushes start."""
+        self._services.terminals.detach_view(self._ctx.view)
+        self._ctx.on_ready()
+        problems: list[dto.ProblemDTO] = []
+        try:
+            done = self._services.profiles.first_run_done()
+        except AppError as exc:
+            if exc.code != CORRUPT_FILE:
+                raise
+            done = True
+            problems.append(dto.ProblemDTO(file=str(exc.details.get("file", "settings.json")),
+                                           message=exc.message))
+        return dto.AppInfoDTO(
+            version=__version__, data_dir=self._ctx.data_dir,
+            first_run=not (done or self._ctx.first_run_disabled), platform=sys.platform,
+            problems=problems, startup_projects=list(self._ctx.startup_projects),
+        ).wire()
 
 
 class ProfilesApi:
     """``profiles.*``: detection for the first-run wizard, list and save."""
 
-    def __init__(self, ws: Workspace, uc: UseCases) -> None:
-        self._ws, self._uc = ws, uc
+    def __init__(self, services: AppServices) -> None:
+        self._profiles = services.profiles
 
     @exposed
-    def detect(self) -> list[dict[str, Any]]:
-        return [d.to_json() for d in self._uc.detect_profiles.execute()]
+    def detect(self) -> list[dto.Json]:
+        return [d.to_json() for d in self._profiles.detect()]
 
     @exposed
-    def list(self) -> list[dict[str, Any]]:
-        return [p.to_json() for p in self._ws.profiles()]
+    def list(self) -> builtins.list[dto.Json]:
+        return [p.to_json() for p in self._profiles.list()]
 
     @exposed
-    def save(self, profiles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def save(self, profiles: builtins.list[dto.Json]) -> builtins.list[dto.Json]:
         decoded = [Profile.from_json(p, f"profiles[{i}]") for i, p in enumerate(profiles)]
-        self._uc.save_profiles.execute(self._ws.data_dir, decoded)
-        self._uc.mark_first_run_done.execute(self._ws.data_dir)
+        self._profiles.save(decoded)
         return [p.to_json() for p in decoded]
 
 
 class ProjectsApi:
     """``projects.*``: create, open, close, recent list, folder picker."""
 
-    def __init__(self, ws: Workspace, uc: UseCases,
-                 pick_folder: Callable[[], str | None]) -> None:
-        self._ws, self._uc, self._pick = ws, uc, pick_folder
+    def __init__(self, services: AppServices, ctx: WindowContext) -> None:
+        self._projects, self._pick = services.projects, ctx.pick_folder
 
     @exposed
-    def recent(self) -> list[dict[str, Any]]:
-        return [r.to_json() for r in self._uc.list_recent.execute(self._ws.data_dir)]
+    def recent(self) -> list[dto.Json]:
+        return [r.to_json() for r in self._projects.recent()]
 
     @exposed
-    def create(self, root: str, name: str | None = None) -> dict[str, Any]:
-        with self._ws.lock:
-            state = self._uc.create_project.execute(self._ws.data_dir, root, name or None)
-            return self._ws.adopt(state)
+    def create(self, root: str, name: str | None = None) -> dto.Json:
+        return dto.project_dto(self._projects.create(root, name or None)).wire()
 
     @exposed
-    def open(self, root: str) -> dict[str, Any]:
-        with self._ws.lock:
-            known = self._ws.find(root)
-            if known is not None:
-                return self._ws.project_dto(known)
-            create = self._ws.is_startup_project(root)
-            state = self._uc.open_project.execute(self._ws.data_dir, root, create)
-            return self._ws.adopt(state)
+    def open(self, root: str) -> dto.Json:
+        return dto.project_dto(self._projects.open(root)).wire()
 
     @exposed
     def close(self, root: str) -> None:
-        with self._ws.lock:
-            self._ws.close(root)
+        self._projects.close(root)
 
     @exposed
     def pickFolder(self) -> str | None:
@@ -105,113 +116,91 @@ class ProjectsApi:
 class LayoutApi:
     """``layout.edit(root, op)``: split/close/resize/assign/undo/redo on the active layout."""
 
-    def __init__(self, ws: Workspace, uc: UseCases) -> None:
-        self._ws, self._uc = ws, uc
+    def __init__(self, services: AppServices) -> None:
+        self._layouts = services.layouts
 
     @exposed
-    def edit(self, root: str, op: dict[str, Any]) -> dict[str, Any]:
-        with self._ws.lock:
-            state = self._ws.get(root)
-            before = self._ws.shown_sessions(state)
-            doc = self._uc.edit_layout.execute(state, op)
-            self._ws.release_hidden_sessions(state, before)
-            return doc.to_json()
+    def edit(self, root: str, op: dto.Json) -> dto.Json | None:
+        return dto.layouts_json(self._layouts.edit(root, op))
 
 
 class AgentsApi:
     """``agents.*``: CRUD, persona text and launch in a cell."""
 
-    def __init__(self, ws: Workspace, uc: UseCases, shell: str) -> None:
-        self._ws, self._uc, self._shell = ws, uc, shell
+    def __init__(self, services: AppServices) -> None:
+        self._agents = services.agents
 
     @exposed
-    def create(self, root: str, form: dict[str, Any]) -> dict[str, Any]:
-        with self._ws.lock:
-            state = self._ws.get(root)
-            entry = self._uc.create_agent.execute(
-                state, str(form.get("name", "")), str(form.get("persona", "")),
-                str(form.get("profileId", "")), self._ws.profiles())
-            return self._ws.agent_dto(state, entry)
+    def create(self, root: str, form: dto.Json) -> dto.Json:
+        view = self._agents.create(root, str(form.get("name", "")), str(form.get("persona", "")),
+                                   str(form.get("profileId", "")))
+        return dto.agent_dto(view).wire()
 
     @exposed
-    def update(self, root: str, agent_id: str, form: dict[str, Any]) -> dict[str, Any]:
-        with self._ws.lock:
-            state = self._ws.get(root)
-            entry = self._uc.update_agent.execute(
-                state, agent_id, self._ws.profiles(), name=form.get("name"),
-                persona=form.get("persona"), profile_id=form.get("profileId"))
-            return self._ws.agent_dto(state, entry)
+    def update(self, root: str, agent_id: str, form: dto.Json) -> dto.Json:
+        view = self._agents.update(root, agent_id, name=form.get("name"),
+                                   persona=form.get("persona"), profile_id=form.get("profileId"))
+        return dto.agent_dto(view).wire()
 
     @exposed
     def delete(self, root: str, agent_id: str) -> None:
-        with self._ws.lock:
-            self._uc.delete_agent.execute(self._ws.get(root), agent_id)
+        self._agents.delete(root, agent_id)
 
     @exposed
     def persona(self, root: str, agent_id: str) -> str:
-        with self._ws.lock:
-            return self._uc.read_persona.execute(self._ws.get(root), agent_id)
+        return self._agents.persona(root, agent_id)
 
     @exposed
-    def launch(self, root: str, agent_id: str, node_id: str, cols: int,
-               rows: int) -> dict[str, Any]:
-        with self._ws.lock:
-            state = self._ws.get(root)
-            result = self._uc.launch_agent.execute(state, agent_id, node_id, int(cols),
-                                                   int(rows), self._ws.profiles(), self._shell)
-            self._ws.track_session(result.session_id, state.root)
-            return result.to_json()
+    def launch(self, root: str, agent_id: str, node_id: str, cols: int, rows: int) -> dto.Json:
+        return dto.launch_dto(self._agents.launch(root, agent_id, node_id, int(cols),
+                                                  int(rows))).wire()
 
 
 class TerminalsApi:
     """``terminals.*``: open a shell, attach/detach a view, keystrokes, resize, acks, kill."""
 
-    def __init__(self, ws: Workspace, uc: UseCases, shell: str) -> None:
-        self._ws, self._uc, self._shell = ws, uc, shell
+    def __init__(self, services: AppServices, ctx: WindowContext) -> None:
+        self._terminals, self._ctx = services.terminals, ctx
 
     @exposed
-    def openShell(self, root: str, node_id: str, cols: int, rows: int) -> dict[str, Any]:
-        with self._ws.lock:
-            state = self._ws.get(root)
-            session = self._uc.open_shell.execute(state, node_id, int(cols), int(rows),
-                                                  self._shell)
-            self._ws.track_session(session, state.root)
-            return {"sessionId": session}
+    def openShell(self, root: str, node_id: str, cols: int, rows: int) -> dto.Json:
+        return dto.shell_dto(self._terminals.open_shell(root, node_id, int(cols),
+                                                        int(rows))).wire()
 
     @exposed
-    def attach(self, session_id: str) -> dict[str, Any]:
-        return self._ws.attach(session_id)
+    def attach(self, session_id: str) -> dto.Json:
+        attached = self._terminals.attach(session_id, self._ctx.view, self._ctx.consumer)
+        return dto.attach_dto(attached).wire()
 
     @exposed
     def detach(self, session_id: str) -> None:
-        self._ws.detach(session_id)
+        self._terminals.detach(session_id, self._ctx.view)
 
     @exposed
     def write(self, session_id: str, seq: int, data: str) -> None:
-        self._ws.pty.write(session_id, int(seq), data)
+        self._terminals.write(session_id, int(seq), data)
 
     @exposed
     def resize(self, session_id: str, cols: int, rows: int) -> None:
-        self._ws.pty.resize(session_id, int(cols), int(rows))
+        self._terminals.resize(session_id, int(cols), int(rows))
 
     @exposed
     def ack(self, session_id: str, chars: int) -> None:
-        self._ws.pty.ack(session_id, int(chars))
+        self._terminals.ack(session_id, self._ctx.view, int(chars))
 
     @exposed
     def kill(self, session_id: str) -> None:
-        self._ws.pty.kill(session_id)
+        self._terminals.kill(session_id)
 
 
 class BridgeApi:
     """The object given to ``webview.create_window(js_api=...)``; one attribute per feature."""
 
-    def __init__(self, ws: Workspace, uc: UseCases, *, on_ready: Callable[[], None],
-                 pick_folder: Callable[[], str | None], shell: str,
-                 first_run_disabled: bool, startup_projects: list[str]) -> None:
-        self.app = AppApi(ws, uc, on_ready, first_run_disabled, startup_projects)
-        self.profiles = ProfilesApi(ws, uc)
-        self.projects = ProjectsApi(ws, uc, pick_folder)
-        self.layout = LayoutApi(ws, uc)
-        self.agents = AgentsApi(ws, uc, shell)
-        self.terminals = TerminalsApi(ws, uc, shell)
+    def __init__(self, services: AppServices, ctx: WindowContext) -> None:
+        self.app = AppApi(services, ctx)
+        self.profiles = ProfilesApi(services)
+        self.projects = ProjectsApi(services, ctx)
+        self.layout = LayoutApi(services)
+        self.agents = AgentsApi(services)
+        self.terminals = TerminalsApi(services, ctx)
+

@@ -1,39 +1,39 @@
-"""Turning exceptions into what the window's promises reject with."""
+"""The envelope every js_api call resolves with: `{"ok": value}` or `{"error": {code, message,
+details}}` (docs/contracts.md §4).
+
+Expected failures (`AppError`) are answered, not raised: pywebview logs a traceback for every
+exception a js_api method raises, and a quiet `NOT_FOUND` (e.g. resizing a session that just
+ended) is not an incident. Anything else is logged here once and answered as `INTERNAL`.
+"""
 
 from __future__ import annotations
 
 import functools
-import json
 import logging
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, ParamSpec
 
 from app.core.errors import INTERNAL, AppError
 
 log = logging.getLogger("idea.bridge")
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+
+Envelope = dict[str, Any]
 
 
-class BridgeError(Exception):
-    """Raised to pywebview; its message is JSON ``{"code","message","details"}``.
-
-    pywebview rejects the JS promise with an ``Error`` whose ``message`` is ``str(exc)``;
-    ``web/src/lib/adapters/pywebview.ts`` parses it back into a typed ``GatewayError``.
-    """
-
-
-def exposed(fn: F) -> F:
-    """Decorate a js_api method: ``AppError`` → ``BridgeError``; anything else → ``INTERNAL``."""
+def exposed(fn: Callable[P, Any]) -> Callable[P, Envelope]:
+    """Decorate a js_api method: its result becomes `{"ok": result}`, an `AppError`
+    `{"error": {...}}`, any other exception a logged `{"error": {"code": "INTERNAL", …}}`."""
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> Envelope:
         try:
-            return fn(*args, **kwargs)
+            return {"ok": fn(*args, **kwargs)}
         except AppError as exc:
-            raise BridgeError(json.dumps(exc.to_json(), ensure_ascii=False)) from exc
+            return {"error": exc.to_json()}
         except Exception as exc:
             log.exception("bridge call %s failed", fn.__qualname__)
-            payload = {"code": INTERNAL, "message": f"{type(exc).__name__}: {exc}", "details": {}}
-            raise BridgeError(json.dumps(payload, ensure_ascii=False)) from exc
+            return {"error": {"code": INTERNAL, "message": f"{type(exc).__name__}: {exc}",
+                              "details": {}}}
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper

@@ -1,12 +1,16 @@
 """Python → JS pushes: one `PushPump` thread per window batches domain events and PTY output
 into a single `window.__ideaPush(batch)` call per tick (SPEC §5, contracts §4).
 
-`batch = {"output": {sessionId: "text", ...}, "events": [{"type": ...}, ...]}`.
+`batch = {"output": {sessionId: "text"}, "offsets": {sessionId: n}, "events": [{"type"}...]}`.
+The pump receives output as `TerminalChunk`s of the sessions its window shows (from the
+terminal-output bus) and events already in wire form (from the event bus); offsets come from
+the chunks, stamped by the PTY host, so any number of windows repaint one session exactly.
 
 Cadence: a flush happens at once when output arrives for a terminal that was quiet (its echo
 must not wait behind a chatty one), otherwise at most every `interval_ms` or as soon as
-`flush_chars` characters are pending, whichever comes first. Each session contributes at most
-`session_chars` characters to one batch; the remainder goes in a following tick. Events are
+`flush_chars` characters are pending, whichever comes first. Each session contributes whole
+chunks up to about `session_chars` characters to one batch (at least one chunk, never a split
+one); the remainder goes in a following tick. Events are
 kept in order, and an event naming a `sessionId` whose output is still partly pending waits for
 that output (so `sessionExited` never overtakes the last lines).
 
@@ -28,7 +32,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from app.adapters.pty.common import utf16_units
+from app.core.domain.sessions import TerminalChunk
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +61,7 @@ class PushPump:
       - `session_chars`: the most characters one session contributes to one batch.
       - `function`: the JS function called with the batch (`window.__ideaPush`).
 
-    `add_output` / `add_event` are thread-safe and never block on the window. Until `start()`
+    `add_chunk` / `add_event` are thread-safe and never block on the window. Until `start()`
     (the UI signalled readiness) everything is queued. `stop()` ends the thread; later adds are
     dropped.
     """
@@ -81,13 +85,10 @@ class PushPump:
         self._function = function
         self._name = name
         self._cond = threading.Condition()
-        self._output: dict[str, collections.deque[str]] = {}
+        self._output: dict[str, collections.deque[TerminalChunk]] = {}
         self._output_len: dict[str, int] = {}
         self._pending_chars = 0
-        # UTF-16 units of each session's output already cut into batches (or dropped): the
-        # offset of the next chunk, so a view re-attaching mid-stream skips what it repainted.
-        self._sent_units: dict[str, int] = {}
-        self._events: collections.deque[dict[str, Any]] = collections.deque()
+        self._events: collections.deque[tuple[str | None, dict[str, Any]]] = collections.deque()
         self._last_add: dict[str, float] = {}
         self._last_flush = 0.0
         self._urgent = False
@@ -99,11 +100,12 @@ class PushPump:
 
     # ------------------------------------------------------------------ inputs
 
-    def add_output(self, session_id: str, text: str) -> None:
-        """Queue decoded PTY output of a session (any thread; never blocks on the window)."""
-        if not text:
+    def add_chunk(self, chunk: TerminalChunk) -> None:
+        """Queue a chunk of a session this window shows (any thread; never blocks on it)."""
+        if not chunk.text:
             return
         now = time.monotonic()
+        session_id = chunk.session_id
         with self._cond:
             if self._stopping:
                 return
@@ -112,29 +114,28 @@ class PushPump:
                 chunks = self._output[session_id] = collections.deque()
                 self._output_len[session_id] = 0
             was_quiet = not chunks and now - self._last_add.get(session_id, -1e9) > self._interval_s
-            chunks.append(text)
-            self._output_len[session_id] += len(text)
-            self._pending_chars += len(text)
+            chunks.append(chunk)
+            self._output_len[session_id] += len(chunk.text)
+            self._pending_chars += len(chunk.text)
             self._last_add[session_id] = now
             if was_quiet:
                 self._urgent = True
             self._cond.notify()
 
-    def add_event(self, event: Mapping[str, Any]) -> None:
-        """Queue one JSON-able event dict with a `type` key (any thread)."""
+    def add_event(self, event: Mapping[str, Any], session_id: str | None = None) -> None:
+        """Queue one wire event (a JSON-able dict with a `type`); an event about `session_id`
+        is pushed only after that session's output queued before it (any thread)."""
         with self._cond:
             if self._stopping:
                 return
-            self._events.append(dict(event))
+            self._events.append((session_id, dict(event)))
             self._cond.notify()
 
     def forget_session(self, session_id: str) -> None:
         """Drop a session's pending output and cadence state (its view went away)."""
         with self._cond:
             self._pending_chars -= self._output_len.pop(session_id, 0)
-            dropped = self._output.pop(session_id, None) or ()
-            self._sent_units[session_id] = self._sent_units.get(session_id, 0) + sum(
-                utf16_units(chunk) for chunk in dropped)
+            self._output.pop(session_id, None)
             self._last_add.pop(session_id, None)
 
     # ------------------------------------------------------------------ lifecycle
@@ -211,24 +212,16 @@ class PushPump:
         offsets: dict[str, int] = {}
         for sid in list(self._output):
             chunks = self._output[sid]
-            if not chunks:
-                continue
-            budget = self._session_chars
-            taken: list[str] = []
-            while chunks and budget > 0:
-                head = chunks[0]
-                if len(head) <= budget:
-                    taken.append(head)
-                    chunks.popleft()
-                    budget -= len(head)
-                else:
-                    taken.append(head[:budget])
-                    chunks[0] = head[budget:]
-                    budget = 0
+            first = chunks.popleft()
+            taken, budget, end = [first.text], self._session_chars - len(first.text), first.end
+            while chunks and budget > 0 and chunks[0].offset == end:  # contiguous chunks only
+                chunk = chunks.popleft()
+                taken.append(chunk.text)
+                budget -= len(chunk.text)
+                end = chunk.end
             text = "".join(taken)
             output[sid] = text
-            offsets[sid] = self._sent_units.get(sid, 0)
-            self._sent_units[sid] = offsets[sid] + utf16_units(text)
+            offsets[sid] = first.offset
             self._output_len[sid] -= len(text)
             self._pending_chars -= len(text)
             if not chunks:
@@ -236,10 +229,10 @@ class PushPump:
                 del self._output_len[sid]
         events: list[dict[str, Any]] = []
         while self._events:
-            owner = self._events[0].get("sessionId")
-            if isinstance(owner, str) and self._output.get(owner):
+            owner = self._events[0][0]
+            if owner is not None and owner in self._output:
                 break  # that session's output is not all out yet; keep the order
-            events.append(self._events.popleft())
+            events.append(self._events.popleft()[1])
         if not output and not events:
             return None
         return f"{self._function}({encode_batch(output, events, offsets)})"

@@ -1,59 +1,81 @@
-"""Domain events pushed to the UI by the bridge (contract §2 and §4).
+"""Domain events: what happened, published by the use cases on the event bus (`EventSink`).
 
-`to_json()` returns the exact object the UI receives in `batch["events"]`.
+Every door that shows state subscribes (each window's push pump); the window's bridge turns
+them into the wire events of `docs/contracts.md` §4 (`app/bridge/dto.py`). An event naming a
+session never overtakes that session's output (the pump keeps the order).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
 from app.core.domain.layout import LayoutDoc
+from app.core.domain.sessions import SessionRecord
+
+AgentState = Literal["running", "stopped"]
 
 
 @dataclass(frozen=True)
-class ProblemReported:
-    """A file could not be read (`file` is an absolute path); `root` is the project, if any."""
+class ProblemRaised:
+    """A file could not be read (`file` absolute); `root` is the project, or None app-wide."""
 
     file: str
     message: str
     root: str | None = None
-    type: str = "problem"
-
-    def to_json(self) -> dict[str, Any]:
-        """Return `{"type": "problem", "root"?, "file", "message"}`."""
-        out: dict[str, Any] = {"type": self.type}
-        if self.root is not None:
-            out["root"] = self.root
-        out["file"] = self.file
-        out["message"] = self.message
-        return out
-
-
-@dataclass(frozen=True)
-class SessionExited:
-    """A PTY session ended; `exit_code` is `None` when killed by a signal or unknown."""
-
-    session_id: str
-    exit_code: int | None
-    type: str = "sessionExited"
-
-    def to_json(self) -> dict[str, Any]:
-        """Return `{"type": "sessionExited", "sessionId", "exitCode"}`."""
-        return {"type": self.type, "sessionId": self.session_id, "exitCode": self.exit_code}
 
 
 @dataclass(frozen=True)
 class LayoutChanged:
-    """The layouts document of project `root` changed (e.g. an agent was launched)."""
+    """The layouts document of project `root` changed (an edit, a launch, a shell opened)."""
 
     root: str
     layouts: LayoutDoc
-    type: str = "layoutChanged"
-
-    def to_json(self) -> dict[str, Any]:
-        """Return `{"type": "layoutChanged", "root", "layouts": <layouts.json document>}`."""
-        return {"type": self.type, "root": self.root, "layouts": self.layouts.to_json()}
 
 
-DomainEvent = ProblemReported | SessionExited | LayoutChanged
+@dataclass(frozen=True)
+class SessionStarted:
+    """Project `root` started a session (a shell or an agent)."""
+
+    root: str
+    session: SessionRecord
+
+
+@dataclass(frozen=True)
+class SessionExited:
+    """A session of project `root` ended; `exit_code` is None when killed or unknown."""
+
+    root: str
+    session_id: str
+    exit_code: int | None
+
+
+@dataclass(frozen=True)
+class SessionReleased:
+    """An ended session shown in no cell was forgotten: its scrollback is gone."""
+
+    root: str
+    session_id: str
+
+
+@dataclass(frozen=True)
+class AgentStateChanged:
+    """Agent `agent_id` of project `root` is now `state` (`session_id` while running)."""
+
+    root: str
+    agent_id: str
+    state: AgentState
+    session_id: str | None = None
+
+
+DomainEvent = (ProblemRaised | LayoutChanged | SessionStarted | SessionExited | SessionReleased
+               | AgentStateChanged)
+
+def session_of(event: DomainEvent) -> str | None:
+    """The session id `event` names, if any: the push pump keeps such an event behind that
+    session's pending output."""
+    if isinstance(event, SessionExited | SessionReleased):
+        return event.session_id
+    if isinstance(event, SessionStarted):
+        return event.session.session_id
+    return None

@@ -1,13 +1,15 @@
-"""Ports the use cases need (contract §2). Adapters implement them; tests use fakes.
+"""Ports: what the use cases and the services need from the outside world (SPEC §2).
 
-Paths crossing a port are absolute `str` paths; the core joins them with `posixpath` only.
+Adapters (`app/adapters`) implement them; unit tests use the hand-written fakes of
+`tests/unit/fakes.py`. Paths crossing a port are absolute `str` paths; the core joins them with
+`posixpath` only.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from app.core.domain.sessions import SpawnSpec
+from app.core.domain.sessions import SpawnSpec, TerminalChunk
 from app.core.events import DomainEvent
 
 
@@ -43,8 +45,31 @@ class FileSystem(Protocol):
         ...
 
 
-class PtyHost(Protocol):
-    """Processes running in pseudo-terminals."""
+class TerminalListener(Protocol):
+    """Where a terminal host delivers what its sessions produce (the terminal-output bus).
+
+    Both calls come from the session's reader thread, in order, and must not block.
+    """
+
+    def output(self, chunk: TerminalChunk) -> None:
+        """Decoded output of a session, never a split character, stamped with its offset."""
+        ...
+
+    def exited(self, session_id: str, exit_code: int | None) -> None:
+        """The session's process ended (once, after its last `output`)."""
+        ...
+
+
+class TerminalHost(Protocol):
+    """Processes running in pseudo-terminals (SPEC C2, §5): the process side (spawn, write,
+    resize, kill) and the views' side (flow control, acks, forget).
+
+    Errors: unknown session ids raise `AppError(NOT_FOUND)` unless said otherwise.
+    """
+
+    def set_listener(self, listener: TerminalListener) -> None:
+        """Deliver every session's output and exit to `listener` (wired once at bootstrap)."""
+        ...
 
     def spawn(self, spec: SpawnSpec) -> str:
         """Start `spec`, return its session id; raises `AppError(COMMAND_NOT_FOUND)`."""
@@ -55,19 +80,35 @@ class PtyHost(Protocol):
         ...
 
     def resize(self, session_id: str, cols: int, rows: int) -> None:
-        """Resize the terminal to `cols` x `rows` character cells."""
+        """Resize the terminal to `cols` x `rows` character cells (no-op once ended)."""
         ...
 
     def kill(self, session_id: str) -> None:
-        """Terminate the session's process."""
+        """Terminate the session's process; `TerminalListener.exited` reports the end."""
         ...
 
     def is_alive(self, session_id: str) -> bool:
-        """Whether the session's process is still running."""
+        """Whether the session's process is still running (False for an unknown id)."""
         ...
 
-    def scrollback(self, session_id: str) -> str:
-        """Decoded output kept for repaint (bounded ring, about 1 MiB)."""
+    def ack(self, session_id: str, chars: int) -> None:
+        """Flow control: views consumed `chars` more characters (unknown ids ignored)."""
+        ...
+
+    def set_flow_control(self, session_id: str, enabled: bool) -> None:
+        """Pause reading on unacknowledged output (a view shows it) or never (no view does)."""
+        ...
+
+    def forget(self, session_id: str) -> None:
+        """Drop an ended session's record; raises `AppError(INVALID)` while it runs."""
+        ...
+
+    def session_ids(self) -> list[str]:
+        """Ids of every session not forgotten, running or ended."""
+        ...
+
+    def close_all(self, timeout_ms: int = 3_000) -> None:
+        """App shutdown: end every session (force-kill after `timeout_ms`)."""
         ...
 
 
@@ -104,8 +145,8 @@ class IdSource(Protocol):
 
 
 class EventSink(Protocol):
-    """Where domain events go (the bridge pushes them to the UI)."""
+    """Where use cases publish domain events (the services' event bus)."""
 
     def publish(self, event: DomainEvent) -> None:
-        """Queue `event` for the UI."""
+        """Hand `event` to every subscriber, in publication order."""
         ...

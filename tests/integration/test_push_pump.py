@@ -13,6 +13,7 @@ import pytest
 
 from app.adapters.pty.common import HIGH_WATER_CHARS, LOW_WATER_CHARS
 from app.bridge.push import PUSH_FUNCTION, PushPump, encode_batch
+from app.core.domain.sessions import TerminalChunk
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -54,6 +55,20 @@ class FakeWindow:
         return [e for b in self.batches for e in b["events"]]
 
 
+_ends: dict[tuple[int, str], int] = {}
+
+
+def feed(pump: PushPump, sid: str, text: str, size: int = 4096) -> None:
+    """Hand `text` to the pump as the PTY host would: chunks of at most `size` characters
+    (one read) with consecutive offsets (ASCII here, so units = characters)."""
+    key = (id(pump), sid)
+    for at in range(0, len(text), size):
+        piece = text[at:at + size]
+        offset = _ends.get(key, 0)
+        _ends[key] = offset + len(piece)
+        pump.add_chunk(TerminalChunk(sid, offset, offset + len(piece), piece))
+
+
 def wait_until(pred: Callable[[], bool], deadline_s: float = 20.0) -> bool:
     end = time.monotonic() + deadline_s
     while time.monotonic() < end:
@@ -67,8 +82,8 @@ def test_queues_until_started_then_sends_one_batch() -> None:
     win = FakeWindow()
     pump = PushPump(win.evaluate, interval_ms=LONG_MS)
     for i in range(100):
-        pump.add_output("s1", f"line {i}\r\n")
-    pump.add_output("s2", "prompt$ ")
+        feed(pump, "s1", f"line {i}\r\n")
+    feed(pump, "s2", "prompt$ ")
     pump.add_event({"type": "problem", "file": "a.json", "message": "bad"})
     time.sleep(0.1)
     assert win.calls() == 0  # the window is not ready
@@ -90,12 +105,12 @@ def test_idle_output_is_flushed_immediately_busy_output_waits() -> None:
     pump = PushPump(win.evaluate, interval_ms=LONG_MS)
     pump.start()
     try:
-        pump.add_output("s1", "a")  # idle terminal: immediate
+        feed(pump, "s1", "a")  # idle terminal: immediate
         assert wait_until(lambda: win.calls() == 1)
-        pump.add_output("s1", "b")  # s1 just produced output: waits for the interval
+        feed(pump, "s1", "b")  # s1 just produced output: waits for the interval
         time.sleep(0.2)
         assert win.calls() == 1
-        pump.add_output("s2", "echo")  # a quiet terminal's echo is not held back by s1
+        feed(pump, "s2", "echo")  # a quiet terminal's echo is not held back by s1
         assert wait_until(lambda: win.calls() == 2)
         assert win.batches[1]["output"] == {"s1": "b", "s2": "echo"}
     finally:
@@ -107,10 +122,10 @@ def test_pending_threshold_flushes_before_the_interval() -> None:
     pump = PushPump(win.evaluate, interval_ms=LONG_MS, flush_chars=1000, session_chars=10_000)
     pump.start()
     try:
-        pump.add_output("s1", "x")
+        feed(pump, "s1", "x")
         assert wait_until(lambda: win.calls() == 1)
         for _ in range(20):
-            pump.add_output("s1", "y" * 100)
+            feed(pump, "s1", "y" * 100)
         assert wait_until(lambda: len(win.output_of("s1")) >= 1001)
         assert win.output_of("s1").startswith("xy")
     finally:
@@ -126,7 +141,7 @@ def test_default_batches_split_a_full_flow_control_window_in_two() -> None:
     win = FakeWindow()
     pump = PushPump(win.evaluate)
     flood = "".join(chr(ord("a") + i % 26) for i in range(HIGH_WATER_CHARS))
-    pump.add_output("s1", flood)
+    feed(pump, "s1", flood, size=4000)
     pump.start()
     try:
         assert wait_until(lambda: win.output_of("s1") == flood)
@@ -140,8 +155,8 @@ def test_per_session_fairness_caps_a_chatty_session() -> None:
     win = FakeWindow()
     pump = PushPump(win.evaluate, interval_ms=5, session_chars=64 * 1024)
     chatty = "".join(chr(ord("a") + i % 26) for i in range(200_000))
-    pump.add_output("chatty", chatty)
-    pump.add_output("quiet", "$ ")
+    feed(pump, "chatty", chatty)
+    feed(pump, "quiet", "$ ")
     pump.start()
     try:
         assert wait_until(lambda: win.output_of("chatty") == chatty)
@@ -158,8 +173,8 @@ def test_per_session_fairness_caps_a_chatty_session() -> None:
 def test_session_event_waits_for_that_sessions_output() -> None:
     win = FakeWindow()
     pump = PushPump(win.evaluate, interval_ms=5, session_chars=1000)
-    pump.add_output("s1", "z" * 2500)
-    pump.add_event({"type": "sessionExited", "sessionId": "s1", "exitCode": 0})
+    feed(pump, "s1", "z" * 2500, size=500)
+    pump.add_event({"type": "sessionExited", "sessionId": "s1", "exitCode": 0}, "s1")
     pump.start()
     try:
         assert wait_until(lambda: len(win.events()) == 1)
@@ -175,13 +190,13 @@ def test_session_event_waits_for_that_sessions_output() -> None:
 def test_stop_with_flush_drains_and_later_adds_are_dropped() -> None:
     win = FakeWindow()
     pump = PushPump(win.evaluate, interval_ms=LONG_MS, session_chars=100)
-    pump.add_output("s1", "q" * 1000)
+    feed(pump, "s1", "q" * 1000)
     pump.start()
     pump.stop(flush=True)
     assert win.output_of("s1") == "q" * 1000
     assert not pump.running
     calls = win.calls()
-    pump.add_output("s1", "late")
+    feed(pump, "s1", "late")
     pump.add_event({"type": "x"})
     time.sleep(0.05)
     assert win.calls() == calls
@@ -192,9 +207,9 @@ def test_a_failing_evaluate_does_not_kill_the_pump() -> None:
     pump = PushPump(win.evaluate, interval_ms=LONG_MS)
     pump.start()
     try:
-        pump.add_output("s1", "one")
+        feed(pump, "s1", "one")
         assert wait_until(lambda: win.calls() == 1)
-        pump.add_output("s2", "two")
+        feed(pump, "s2", "two")
         assert wait_until(lambda: win.calls() == 2)
         assert pump.running
     finally:
@@ -210,3 +225,18 @@ def test_encode_batch_is_safe_to_embed() -> None:
     assert decoded["output"]["s1"] == text
     assert decoded["events"][0]["file"].startswith("bad")
     encoded.encode("utf-8")  # no lone surrogates left
+
+
+def test_offsets_are_the_chunks_own_and_a_gap_starts_a_new_batch() -> None:
+    win = FakeWindow()
+    pump = PushPump(win.evaluate, interval_ms=5)
+    pump.add_chunk(TerminalChunk("s1", 100, 103, "abc"))
+    pump.add_chunk(TerminalChunk("s1", 103, 105, "de"))
+    pump.add_chunk(TerminalChunk("s1", 200, 201, "z"))  # not contiguous: never glued on
+    pump.start()
+    try:
+        assert wait_until(lambda: win.output_of("s1") == "abcdez")
+        assert [(b["offsets"]["s1"], b["output"]["s1"]) for b in win.batches] == [
+            (100, "abcde"), (200, "z")]
+    finally:
+        pump.stop()

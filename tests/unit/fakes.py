@@ -5,9 +5,10 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass, field
 
-from app.core.domain.sessions import SpawnSpec
-from app.core.errors import NOT_WRITABLE, AppError
+from app.core.domain.sessions import SpawnSpec, TerminalChunk
+from app.core.errors import INVALID, NOT_FOUND, NOT_WRITABLE, AppError
 from app.core.events import DomainEvent
+from app.core.ports import TerminalListener
 
 
 class FakeFileSystem:
@@ -59,38 +60,87 @@ class FakeFileSystem:
         self.dirs = {d for d in self.dirs if d != path and not d.startswith(path + "/")}
 
 
-class FakePtyHost:
-    """Records spawned specs; sessions stay alive until `exit()`/`kill()`."""
+class FakeTerminalHost:
+    """The `TerminalHost` port in memory: spawned specs are recorded; sessions stay alive until
+    `exit()`/`kill()`; `emit()` plays the reader thread (offsets in UTF-16 units, as the real
+    host stamps them). `kill` ends the session at once and reports the exit (code None)."""
 
     def __init__(self) -> None:
+        self.listener: TerminalListener | None = None
         self.specs: list[SpawnSpec] = []
         self.alive: set[str] = set()
+        self.known: set[str] = set()
         self.killed: list[str] = []
+        self.forgotten: list[str] = []
         self.writes: list[tuple[str, int, str]] = []
+        self.sizes: list[tuple[str, int, int]] = []
+        self.acks: list[tuple[str, int]] = []
+        self.flow: dict[str, bool] = {}
+        self.units: dict[str, int] = {}
+
+    def set_listener(self, listener: TerminalListener) -> None:
+        self.listener = listener
 
     def spawn(self, spec: SpawnSpec) -> str:
         self.specs.append(spec)
         self.alive.add(spec.session_id)
+        self.known.add(spec.session_id)
         return spec.session_id
 
+    def emit(self, session_id: str, text: str) -> TerminalChunk:
+        offset = self.units.get(session_id, 0)
+        end = offset + len(text.encode("utf-16-le")) // 2
+        self.units[session_id] = end
+        chunk = TerminalChunk(session_id, offset, end, text)
+        if self.listener is not None:
+            self.listener.output(chunk)
+        return chunk
+
+    def exit(self, session_id: str, code: int | None = 0) -> None:
+        self.alive.discard(session_id)
+        if self.listener is not None:
+            self.listener.exited(session_id, code)
+
+    def _known(self, session_id: str) -> None:
+        if session_id not in self.known:
+            raise AppError(NOT_FOUND, f"no terminal session {session_id}")
+
     def write(self, session_id: str, seq: int, data: str) -> None:
+        self._known(session_id)
         self.writes.append((session_id, seq, data))
 
     def resize(self, session_id: str, cols: int, rows: int) -> None:
-        pass
+        self._known(session_id)
+        self.sizes.append((session_id, cols, rows))
 
     def kill(self, session_id: str) -> None:
+        self._known(session_id)
         self.killed.append(session_id)
-        self.alive.discard(session_id)
-
-    def exit(self, session_id: str) -> None:
-        self.alive.discard(session_id)
+        if session_id in self.alive:
+            self.exit(session_id, None)
 
     def is_alive(self, session_id: str) -> bool:
         return session_id in self.alive
 
-    def scrollback(self, session_id: str) -> str:
-        return ""
+    def ack(self, session_id: str, chars: int) -> None:
+        self.acks.append((session_id, chars))
+
+    def set_flow_control(self, session_id: str, enabled: bool) -> None:
+        self._known(session_id)
+        self.flow[session_id] = enabled
+
+    def forget(self, session_id: str) -> None:
+        if session_id in self.alive:
+            raise AppError(INVALID, f"session still running: {session_id}")
+        self.known.discard(session_id)
+        self.forgotten.append(session_id)
+
+    def session_ids(self) -> list[str]:
+        return sorted(self.known)
+
+    def close_all(self, timeout_ms: int = 3_000) -> None:
+        for session_id in sorted(self.alive):
+            self.kill(session_id)
 
 
 @dataclass

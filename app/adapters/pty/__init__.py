@@ -1,10 +1,9 @@
-"""PTY adapters (implement the core's `PtyHost` port).
+"""PTY adapters (implement the core's `TerminalHost` port).
 
-Shared parts: `common` (child environment, scrollback ring, flow gate, ordered input) and
-`base` (`PtyHostBase`: sessions, output path, writer thread, kill sequencing; `TerminalHost`:
-the protocol the bridge types against). One technology per module: `posix.PtyProcessHost`
-(ptyprocess) on Linux/macOS, `windows.WinPtyHost` (pywinpty, ConPTY) on Windows;
-`default_host_class` picks one.
+Shared parts: `common` (child environment, flow gate, ordered input) and `base`
+(`PtyHostBase`: sessions, offset-stamped output, writer thread, kill sequencing). One
+technology per module: `posix.PtyProcessHost` (ptyprocess) on Linux/macOS,
+`windows.WinPtyHost` (pywinpty, ConPTY) on Windows; `default_host_class` picks one.
 """
 
 from __future__ import annotations
@@ -12,24 +11,13 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from .base import PtyHostBase, TerminalHost
-from .common import (
-    HIGH_WATER_CHARS,
-    LOW_WATER_CHARS,
-    SCROLLBACK_CHARS,
-    ExitSink,
-    OutputSink,
-    build_child_env,
-)
+from .base import PtyHostBase
+from .common import HIGH_WATER_CHARS, LOW_WATER_CHARS, build_child_env
 
 __all__ = [
     "HIGH_WATER_CHARS",
     "LOW_WATER_CHARS",
-    "SCROLLBACK_CHARS",
-    "ExitSink",
-    "OutputSink",
     "PtyHostBase",
-    "TerminalHost",
     "build_child_env",
     "default_host_class",
 ]

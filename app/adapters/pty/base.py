@@ -1,13 +1,13 @@
 """What every PTY host shares, whatever the PTY technology (SPEC §5, C2).
 
-`PtyHostBase` holds the session bookkeeping, the output path (scrollback ring, UTF-16 offset,
-flow-control gate, sink), the ordered writer thread and the kill / shutdown sequencing.
+`PtyHostBase` holds the session bookkeeping, the output path (UTF-16 offset stamping,
+flow-control gate, listener), the ordered writer thread and the kill / shutdown sequencing.
 A technology module (`posix.py`: ptyprocess, `windows.py`: pywinpty) subclasses it and supplies
 only what touches the PTY and the process: open a session, pump its output, send input, resize,
 hang up, force-kill, tell whether the child exited, reap it and release the PTY.
 
-`TerminalHost` is the protocol the bridge and the composition root type against (the core's
-`PtyHost` port plus flow control, snapshots and lifecycle).
+It implements the core's `TerminalHost` port: output and exits go to one `TerminalListener`
+(the services' terminal-output bus), each chunk stamped with its offset in the session's stream.
 """
 
 from __future__ import annotations
@@ -17,22 +17,18 @@ import logging
 import os
 import threading
 import uuid
-from collections.abc import Callable
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, TypeVar
 
-from app.core.domain.sessions import SpawnSpec
+from app.core.domain.sessions import SpawnSpec, TerminalChunk
 from app.core.errors import ALREADY_EXISTS, INVALID, NOT_FOUND, AppError
+from app.core.ports import TerminalListener
 
 from .common import (
     HIGH_WATER_CHARS,
     LOW_WATER_CHARS,
-    SCROLLBACK_CHARS,
     SEQ_GAP_TIMEOUT_MS,
-    ExitSink,
     FlowGate,
     OrderedInput,
-    OutputSink,
-    ScrollbackRing,
     build_child_env,
     user_environ,
     utf16_units,
@@ -44,44 +40,22 @@ log = logging.getLogger(__name__)
 POLL_S = 0.25
 
 
-class TerminalHost(Protocol):
-    """A PTY host as the bridge and the composition root use it (see `PtyHostBase`)."""
-
-    def set_sinks(
-        self, on_output: OutputSink | None = None, on_exit: ExitSink | None = None
-    ) -> None: ...
-    def spawn(self, spec: SpawnSpec) -> str: ...
-    def write(self, session_id: str, seq: int, data: str) -> None: ...
-    def resize(self, session_id: str, cols: int, rows: int) -> None: ...
-    def kill(self, session_id: str) -> None: ...
-    def is_alive(self, session_id: str) -> bool: ...
-    def scrollback(self, session_id: str) -> str: ...
-    def snapshot(self, session_id: str) -> tuple[str, int]: ...
-    def ack(self, session_id: str, chars: int) -> None: ...
-    def set_flow_control(self, session_id: str, enabled: bool) -> None: ...
-    def exit_code(self, session_id: str) -> int | None: ...
-    def session_ids(self) -> list[str]: ...
-    def forget(self, session_id: str) -> None: ...
-    def close_all(self, timeout_ms: int = 3_000) -> None: ...
-
-
 class SessionBase:
     """State of one session that does not depend on the PTY technology.
 
-    `lock` guards the ring, the exit state and the order of sink calls; `io_lock` guards use of
-    the PTY (write, resize, …) against its release (`io_closed`).
+    `emitted_units` (UTF-16 code units of output emitted since spawn) is only touched by the
+    reader thread; `io_lock` guards use of the PTY (write, resize, …) against its release
+    (`io_closed`).
     """
 
     def __init__(
-        self, session_id: str, scrollback_chars: int, high_water: int, low_water: int,
-        gap_timeout_ms: int,
+        self, session_id: str, high_water: int, low_water: int, gap_timeout_ms: int,
     ) -> None:
         self.id = session_id
-        self.lock = threading.Lock()
-        self.emitted_units = 0  # UTF-16 code units of output emitted since spawn
+        self.lock = threading.Lock()  # the technology's own state (e.g. reaped)
+        self.emitted_units = 0
         self.io_lock = threading.Lock()
         self.io_closed = False
-        self.ring = ScrollbackRing(scrollback_chars)
         self.gate = FlowGate(high_water, low_water)
         self.input = OrderedInput(gap_timeout_ms)
         self.exit_code: int | None = None
@@ -94,39 +68,32 @@ S = TypeVar("S", bound=SessionBase)
 
 
 class PtyHostBase(abc.ABC, Generic[S]):
-    """Runs processes in real PTYs (implements the core's `PtyHost` port).
+    """Runs processes in real PTYs (implements the core's `TerminalHost` port).
 
-    Per session: one reader thread (PTY output → scrollback ring + output sink, paused by flow
-    control) and one writer thread (keystrokes applied in `seq` order). Writes never wait behind
-    the reader, so Ctrl-C reaches the terminal even while the reader is paused by a flood.
+    Per session: one reader thread (PTY output → listener, paused by flow control) and one
+    writer thread (keystrokes applied in `seq` order). Writes never wait behind the reader, so
+    Ctrl-C reaches the terminal even while the reader is paused by a flood.
 
-    Callbacks (both run on the session's reader thread; they must be quick and must not block,
-    e.g. append to a `PushPump`):
-      - `on_output(session_id, text)`: decoded output, in order, never a split character. It is
-        called while the session's lock is held, so a `scrollback()` snapshot is atomic with
-        respect to it: don't call `scrollback()` from inside the callback.
-      - `on_exit(session_id, exit_code)`: once, after the last `on_output`.
-    Both can be given later with `set_sinks` (composition root wiring).
+    The listener (`set_listener`, wired once by the bootstrap) is called on the session's
+    reader thread and must be quick and never block:
+      - `output(TerminalChunk(session_id, offset, text))`: decoded output, in order, never a
+        split character; `offset` counts UTF-16 code units since the session started.
+      - `exited(session_id, exit_code)`: once, after the last `output`.
 
-    Sizes: `scrollback_chars` per session (characters); flow control thresholds `high_water` /
-    `low_water` in unacknowledged characters; `gap_timeout_ms` for input seq gaps;
-    `kill_grace_ms` between the hang-up and the forced kill.
+    Sizes: flow control thresholds `high_water` / `low_water` in unacknowledged characters;
+    `gap_timeout_ms` for input seq gaps; `kill_grace_ms` between the hang-up and the forced kill.
     """
 
     def __init__(
         self,
-        on_output: OutputSink | None = None,
-        on_exit: ExitSink | None = None,
+        listener: TerminalListener | None = None,
         *,
-        scrollback_chars: int = SCROLLBACK_CHARS,
         high_water: int = HIGH_WATER_CHARS,
         low_water: int = LOW_WATER_CHARS,
         gap_timeout_ms: int = SEQ_GAP_TIMEOUT_MS,
         kill_grace_ms: int = 3_000,
     ) -> None:
-        self._on_output = on_output
-        self._on_exit = on_exit
-        self._scrollback_chars = scrollback_chars
+        self._listener = listener
         self._high = high_water
         self._low = low_water
         self._gap_timeout_ms = gap_timeout_ms
@@ -180,16 +147,11 @@ class PtyHostBase(abc.ABC, Generic[S]):
 
     # ------------------------------------------------------------------ wiring
 
-    def set_sinks(
-        self, on_output: OutputSink | None = None, on_exit: ExitSink | None = None
-    ) -> None:
-        """Set (replace) the output and exit callbacks; `None` leaves a callback unchanged."""
-        if on_output is not None:
-            self._on_output = on_output
-        if on_exit is not None:
-            self._on_exit = on_exit
+    def set_listener(self, listener: TerminalListener) -> None:
+        """Deliver every session's output and exit to `listener` (replaces the previous one)."""
+        self._listener = listener
 
-    # ------------------------------------------------------------------ PtyHost port
+    # ------------------------------------------------------------------ TerminalHost port
 
     def spawn(self, spec: SpawnSpec) -> str:
         """Start `spec.command spec.args` in a new PTY of `spec.cols` × `spec.rows` cells.
@@ -284,26 +246,6 @@ class PtyHostBase(abc.ABC, Generic[S]):
             return False
         return not self._child_exited(s)
 
-    def scrollback(self, session_id: str) -> str:
-        """The session's recent output (decoded text, at most `scrollback_chars` characters).
-
-        Raises `AppError(NOT_FOUND)` for an unknown session.
-        """
-        s = self._get(session_id)
-        with s.lock:
-            return s.ring.text()
-
-    def snapshot(self, session_id: str) -> tuple[str, int]:
-        """``(scrollback, end)``: the recent output and the UTF-16 offset just after it.
-
-        Output offsets count UTF-16 code units (JS string length) from the session's start; a
-        view repaints ``scrollback`` then skips pushed output below ``end`` (no loss, no
-        duplicate). Raises `AppError(NOT_FOUND)` for an unknown session.
-        """
-        s = self._get(session_id)
-        with s.lock:
-            return s.ring.text(), s.emitted_units
-
     # ------------------------------------------------------------------ extras
 
     def ack(self, session_id: str, chars: int) -> None:
@@ -336,7 +278,7 @@ class PtyHostBase(abc.ABC, Generic[S]):
             return list(self._sessions)
 
     def forget(self, session_id: str) -> None:
-        """Drop an ended session's record (scrollback, exit code). Unknown ids are ignored.
+        """Drop an ended session's record (exit code, input queue). Unknown ids are ignored.
 
         Raises `AppError(INVALID)` if the session is still running (kill it first).
         """
@@ -374,14 +316,18 @@ class PtyHostBase(abc.ABC, Generic[S]):
         return s
 
     def _emit(self, s: S, text: str) -> None:
-        """Hand decoded output to the ring, the offset count, the gate and the sink, in order."""
+        """Stamp decoded output with its offset, count it for flow control, hand it on."""
         if not text:
             return
-        with s.lock:
-            s.ring.append(text)
-            s.emitted_units += utf16_units(text)
-            s.gate.produced(len(text))
-            _call_sink("on_output", self._on_output, s.id, text)
+        offset = s.emitted_units
+        s.emitted_units = end = offset + utf16_units(text)
+        s.gate.produced(len(text))
+        listener = self._listener
+        if listener is not None:
+            try:
+                listener.output(TerminalChunk(s.id, offset, end, text))
+            except Exception:
+                log.exception("output listener failed for session %s", s.id)
 
     def _read_loop(self, s: S) -> None:
         try:
@@ -400,10 +346,14 @@ class PtyHostBase(abc.ABC, Generic[S]):
                 self._release(s)
             except Exception as exc:
                 log.debug("release of session %s failed: %s", s.id, exc)
-        with s.lock:
-            s.exit_code = code
+        s.exit_code = code
         s.exited.set()
-        _call_sink("on_exit", self._on_exit, s.id, code)
+        listener = self._listener
+        if listener is not None:
+            try:
+                listener.exited(s.id, code)
+            except Exception:
+                log.exception("exit listener failed for session %s", s.id)
 
     def _write_loop(self, s: S) -> None:
         while True:
@@ -412,14 +362,3 @@ class PtyHostBase(abc.ABC, Generic[S]):
                 return
             if not self._send_input(s, data):
                 return
-
-
-def _call_sink(name: str, sink: Callable[[str, Any], None] | None, session_id: str,
-               value: Any) -> None:
-    """Call an output/exit callback; a failing callback is logged, never stops the reader."""
-    if sink is None:
-        return
-    try:
-        sink(session_id, value)
-    except Exception:
-        log.exception("%s failed for session %s", name, session_id)

@@ -37,12 +37,11 @@ class _Session(SessionBase):
         self,
         session_id: str,
         proc: PtyProcess,
-        scrollback_chars: int,
         high_water: int,
         low_water: int,
         gap_timeout_ms: int,
     ) -> None:
-        super().__init__(session_id, scrollback_chars, high_water, low_water, gap_timeout_ms)
+        super().__init__(session_id, high_water, low_water, gap_timeout_ms)
         self.proc = proc
         self.pid: int = proc.pid
         self.fd: int = proc.fd
@@ -52,7 +51,7 @@ class _Session(SessionBase):
 class PtyProcessHost(PtyHostBase[_Session]):
     """`PtyHostBase` over `ptyprocess` (see the base class for the API and callbacks).
 
-    `on_exit`'s `exit_code` is the process's exit status, or 128 + signal number when killed by
+    The listener's `exit_code` is the process's exit status, or 128 + signal number when killed by
     a signal (shell style). `kill` sends SIGHUP, then SIGKILL after `kill_grace_ms`.
     """
 
@@ -79,9 +78,7 @@ class PtyProcessHost(PtyHostBase[_Session]):
         # Non-blocking master: the writer never sleeps holding the fd lock (kill and resize
         # stay instant even when the child does not read its input) and the reader polls.
         os.set_blocking(proc.fd, False)
-        return _Session(
-            session_id, proc, self._scrollback_chars, self._high, self._low, self._gap_timeout_ms
-        )
+        return _Session(session_id, proc, self._high, self._low, self._gap_timeout_ms)
 
     def _pump_output(self, s: _Session) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")

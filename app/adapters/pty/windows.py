@@ -64,12 +64,11 @@ class _Session(SessionBase):
         self,
         session_id: str,
         proc: Any,
-        scrollback_chars: int,
         high_water: int,
         low_water: int,
         gap_timeout_ms: int,
     ) -> None:
-        super().__init__(session_id, scrollback_chars, high_water, low_water, gap_timeout_ms)
+        super().__init__(session_id, high_water, low_water, gap_timeout_ms)
         self.proc: Any = proc  # winpty.PtyProcess
         pid = getattr(proc, "pid", None)
         self.pid: int | None = int(pid) if pid else None
@@ -79,7 +78,7 @@ class _Session(SessionBase):
 class WinPtyHost(PtyHostBase[_Session]):
     """`PtyHostBase` over pywinpty's ConPTY (see the base class for the API and callbacks).
 
-    `on_exit`'s `exit_code` is the process's exit code as Windows reports it (an unsigned
+    The listener's `exit_code` is the process's exit code as Windows reports it (an unsigned
     32-bit value, e.g. 3221225786 = 0xC000013A for a console closed by Ctrl-C; 1 after `kill`).
     """
 
@@ -103,9 +102,7 @@ class WinPtyHost(PtyHostBase[_Session]):
         except Exception as exc:  # WinptyError, OSError
             raise AppError(INTERNAL, f"cannot start {spec.command}: {exc}") from exc
         proc.argv = [exe, *spec.args]  # informational, like PtyProcess.spawn sets it
-        return _Session(
-            session_id, proc, self._scrollback_chars, self._high, self._low, self._gap_timeout_ms
-        )
+        return _Session(session_id, proc, self._high, self._low, self._gap_timeout_ms)
 
     def _pump_output(self, s: _Session) -> None:
         sock = getattr(s.proc, "fileobj", None)

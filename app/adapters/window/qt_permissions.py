@@ -43,5 +43,6 @@ def install() -> bool:
         policy = getattr(QWebEnginePage.PermissionPolicy, decide(feature.name))
         page.setFeaturePermission(url, feature, policy)
 
-    qt.BrowserView.WebPage.onFeaturePermissionRequested = on_feature_permission_requested
+    setattr(qt.BrowserView.WebPage, "onFeaturePermissionRequested",  # noqa: B010 - a method
+            on_feature_permission_requested)
     return True

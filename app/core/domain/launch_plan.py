@@ -1,11 +1,19 @@
-"""Pure parts of an agent launch: where the context goes and how the CLI is started (SPEC C5)."""
+"""An agent launch as data (SPEC C5): which files to write into the run dir and which process
+to spawn. `plan_launch` is pure; `LaunchAgent` gathers its inputs, writes the files and spawns.
+
+Later additions (the MCP declaration, vendor hooks, the sandbox wrapper, the handoff) are more
+entries in `LaunchPlan.files` or changes of `LaunchPlan.spawn`, not more code in the use case.
+"""
 
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from app.core.domain.convention import compose_convention_file
 from app.core.domain.profiles import AGENT_RUN_DIR, Profile
+from app.core.domain.sessions import SpawnSpec
 
 DEFAULT_CONTEXT_NAME = "CONTEXT.md"
 
@@ -17,6 +25,36 @@ class Injection:
     file: str
     args: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PlannedFile:
+    """A file the launch writes (atomically): absolute `path`, UTF-8 `text`."""
+
+    path: str
+    text: str
+
+
+@dataclass(frozen=True)
+class LaunchInputs:
+    """What the launch reads from the project: `CONTEXT.md`, the persona, the assigned skills
+    as `(name, markdown)`, the memory index and the handoff of the current conversation (each
+    None when absent)."""
+
+    context_md: str | None = None
+    persona_md: str | None = None
+    skills: Sequence[tuple[str, str]] = ()
+    memory_index: str | None = None
+    handoff: str | None = None
+
+
+@dataclass(frozen=True)
+class LaunchPlan:
+    """Everything a launch does: create `run_dir`, write `files`, then spawn `spawn`."""
+
+    run_dir: str
+    files: tuple[PlannedFile, ...]
+    spawn: SpawnSpec
 
 
 def plan_injection(profile: Profile, run_dir: str) -> Injection:
@@ -41,3 +79,24 @@ def agent_cwd(profile: Profile, run_dir: str, project_root: str) -> str:
     """The working directory from `profile.cwd_template` (`{agentRunDir}`, `{projectRoot}`)."""
     template = profile.cwd_template or AGENT_RUN_DIR
     return template.replace(AGENT_RUN_DIR, run_dir).replace("{projectRoot}", project_root)
+
+
+def plan_launch(*, project_root: str, run_dir: str, agent_id: str, profile: Profile,
+                command: str, inputs: LaunchInputs, cols: int, rows: int,
+                session_id: str) -> LaunchPlan:
+    """The launch of agent `agent_id` under `profile`, its CLI resolved to `command` (absolute).
+
+    Files: the convention file composed from `inputs` (see `compose_convention_file`), where
+    `plan_injection` says. Spawn: `command` with the profile's args plus the injection's, cwd
+    from the profile's `cwdTemplate`, env `IDEA_AGENT_ID`, `IDEA_PROJECT_ROOT` plus the
+    injection's, size `cols` x `rows` cells, id `session_id`.
+    """
+    text = compose_convention_file(
+        project_root=project_root, context_md=inputs.context_md, persona_md=inputs.persona_md,
+        skills=inputs.skills, memory_index=inputs.memory_index, handoff=inputs.handoff)
+    injection = plan_injection(profile, run_dir)
+    env = {"IDEA_AGENT_ID": agent_id, "IDEA_PROJECT_ROOT": project_root, **injection.env}
+    spawn = SpawnSpec(command=command, args=[*profile.args, *injection.args],
+                      cwd=agent_cwd(profile, run_dir, project_root), env=env, cols=cols,
+                      rows=rows, session_id=session_id)
+    return LaunchPlan(run_dir=run_dir, files=(PlannedFile(injection.file, text),), spawn=spawn)

@@ -1,8 +1,15 @@
-"""What a PTY adapter needs to start a process."""
+"""Terminal sessions as the rules see them (SPEC C2, C5): what a PTY adapter needs to start a
+process, the chunks of output it stamps, the record a project keeps of each of its sessions,
+and the rules that decide what happens to a session when the layout changes or it ends.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Literal
+
+SessionKind = Literal["shell", "agent"]
 
 
 @dataclass(frozen=True)
@@ -21,3 +28,88 @@ class SpawnSpec:
     cols: int = 80
     rows: int = 24
     session_id: str = ""
+
+
+@dataclass(frozen=True)
+class TerminalChunk:
+    """A piece of decoded PTY output, stamped by the PTY host.
+
+    `offset` is the position of `text` in the session's output stream and `end` the position
+    just after it, in UTF-16 code units (JavaScript string length) since the session started;
+    the next chunk starts at `end`. Views use them to repaint exactly (no loss, no duplicate).
+    """
+
+    session_id: str
+    offset: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    """What a project knows of one of its sessions.
+
+    `kind` is `shell` (a plain terminal) or `agent` (then `agent_id` names it); `title` is what
+    a cell header or the sessions list shows; `alive` is False once the process ended (then
+    `exit_code` is its code, or None when killed by a signal or unknown).
+    """
+
+    session_id: str
+    kind: SessionKind
+    title: str
+    agent_id: str | None = None
+    alive: bool = True
+    exit_code: int | None = None
+
+    def ended(self, exit_code: int | None) -> SessionRecord:
+        """This record once the process exited with `exit_code`."""
+        return SessionRecord(self.session_id, self.kind, self.title, self.agent_id, False,
+                             exit_code)
+
+
+@dataclass(frozen=True)
+class SessionFate:
+    """What to do with sessions after a layout change: `kill` ends the process, `detach`
+    keeps it running with no view (it stays in the project's session list)."""
+
+    kill: frozenset[str] = frozenset()
+    detach: frozenset[str] = frozenset()
+
+
+def fate_after_edit(closing: bool, before: set[str], after: set[str],
+                    sessions: Mapping[str, SessionRecord]) -> SessionFate:
+    """Decide the fate of the live sessions that a layout edit took out of every cell.
+
+    `before`/`after` are the session ids shown in the project's layouts before and after the
+    edit; `closing` when the edit closed a cell. Closing a cell kills a plain shell (the user
+    closed its terminal) and detaches an agent (agents are never killed by a layout change);
+    every other edit that hides a session — "Detach from cell" (`assign` without session),
+    undo/redo — detaches it, shell or agent. Sessions that already ended, or that the project
+    does not own, are left alone.
+    """
+    kill: set[str] = set()
+    detach: set[str] = set()
+    for session_id in before - after:
+        record = sessions.get(session_id)
+        if record is None or not record.alive:
+            continue
+        if closing and record.kind == "shell":
+            kill.add(session_id)
+        else:
+            detach.add(session_id)
+    return SessionFate(frozenset(kill), frozenset(detach))
+
+
+def releasable(sessions: Mapping[str, SessionRecord], shown: Iterable[str]) -> list[str]:
+    """Ended sessions shown in no cell of any layout: their scrollback and bookkeeping can go.
+
+    An ended session still shown in a cell is kept, so its last output stays visible there.
+    """
+    visible = set(shown)
+    return [sid for sid, record in sessions.items() if not record.alive and sid not in visible]
+
+
+def live_session_of(sessions: Mapping[str, SessionRecord], agent_id: str) -> SessionRecord | None:
+    """The live session of agent `agent_id`, if any (one live session per agent, SPEC C5)."""
+    return next((r for r in sessions.values()
+                 if r.kind == "agent" and r.agent_id == agent_id and r.alive), None)

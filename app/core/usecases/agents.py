@@ -80,14 +80,14 @@ class DeleteAgent:
         self._fs = fs
 
     def execute(self, project: ProjectState, agent_id: str) -> None:
-        """Raises `NOT_FOUND`, `AGENT_ALREADY_RUNNING` (stop it first, details `{nodeId,
-        sessionId}`), `CORRUPT_FILE`, `NOT_WRITABLE`."""
+        """Raises `NOT_FOUND`, `AGENT_ALREADY_RUNNING` (stop it first, details `{sessionId,
+        agentId}`), `CORRUPT_FILE`, `NOT_WRITABLE`."""
         manifest = require_manifest(project)
         updated = manifest.without(agent_id)
-        if agent_id in project.live_agents:
-            session_id, node_id = project.live_agents[agent_id]
+        live = project.live_agent(agent_id)
+        if live is not None:
             raise AppError(AGENT_ALREADY_RUNNING, "stop the agent before deleting it",
-                           {"nodeId": node_id, "sessionId": session_id})
+                           {"sessionId": live.session_id, "agentId": agent_id})
         save_manifest(self._fs, project, updated)
         self._fs.remove_tree(project.path("run", agent_id))
 

@@ -2,41 +2,61 @@
 
 from __future__ import annotations
 
+import posixpath
+from dataclasses import dataclass
+
+from app.core.domain.layout import LayoutDoc
 from app.core.domain.layout_nodes import find_leaf
-from app.core.domain.sessions import SpawnSpec
+from app.core.domain.sessions import SessionRecord, SpawnSpec
 from app.core.errors import INVALID, NOT_FOUND, AppError
-from app.core.ports import FileSystem, IdSource, PtyHost
+from app.core.events import LayoutChanged, SessionStarted
+from app.core.ports import EventSink, FileSystem, IdSource, TerminalHost
 from app.core.usecases.project_files import require_layouts, show_in_cell
 from app.core.usecases.project_state import ProjectState
 
 
+@dataclass(frozen=True)
+class ShellOpened:
+    """The new shell's session id and the layouts document now showing it."""
+
+    session_id: str
+    layouts: LayoutDoc
+
+
 class OpenShell:
-    """Spawn the user's shell in the project root and show it in a cell."""
+    """Spawn the user's shell (`shell`: absolute path, fixed at construction) in the project
+    root and show it in a cell."""
 
-    def __init__(self, pty: PtyHost, ids: IdSource, fs: FileSystem) -> None:
-        self._pty, self._ids, self._fs = pty, ids, fs
+    def __init__(self, terminals: TerminalHost, ids: IdSource, fs: FileSystem, events: EventSink,
+                 shell: str) -> None:
+        self._terminals, self._ids, self._fs, self._events = terminals, ids, fs, events
+        self._shell = shell
 
-    def execute(self, project: ProjectState, node_id: str, cols: int, rows: int,
-                shell: str) -> str:
-        """Start `shell` (absolute path of the user's shell) with cwd = project root, size
-        `cols` x `rows` cells, env `IDEA_PROJECT_ROOT`; the leaf `node_id` of the active layout
-        then shows it (persisted, no undo step). Returns the session id.
+    def execute(self, project: ProjectState, node_id: str, cols: int, rows: int) -> ShellOpened:
+        """Start the shell with cwd = project root, size `cols` x `rows` cells, env
+        `IDEA_PROJECT_ROOT`; the leaf `node_id` of the active layout then shows it (persisted,
+        no undo step). Publishes `SessionStarted` then `LayoutChanged`.
 
-        Raises `INVALID` (empty shell, node not a leaf), `NOT_FOUND` (unknown node),
+        Raises `INVALID` (no shell configured, node not a leaf), `NOT_FOUND` (unknown node),
         `CORRUPT_FILE` (`layouts.json` unreadable), `COMMAND_NOT_FOUND` (from the PTY host).
         """
-        if not shell:
+        if not self._shell:
             raise AppError(INVALID, "no shell to open")
         doc = require_layouts(project)
         if find_leaf(doc.active.root, node_id) is None:
             raise AppError(NOT_FOUND, f"no cell '{node_id}'", {"nodeId": node_id})
-        spec = SpawnSpec(command=shell, args=[], cwd=project.root,
+        spec = SpawnSpec(command=self._shell, args=[], cwd=project.root,
                          env={"IDEA_PROJECT_ROOT": project.root}, cols=cols, rows=rows,
                          session_id=self._ids.new_id())
-        session_id = self._pty.spawn(spec)
+        session_id = self._terminals.spawn(spec)
+        record = SessionRecord(session_id, "shell", posixpath.basename(self._shell) or "shell")
+        project.sessions[session_id] = record
         try:
-            show_in_cell(self._fs, project, node_id, session_id)
+            layouts = show_in_cell(self._fs, project, node_id, session_id)
         except AppError:
-            self._pty.kill(session_id)
+            del project.sessions[session_id]
+            self._terminals.kill(session_id)
             raise
-        return session_id
+        self._events.publish(SessionStarted(project.root, record))
+        self._events.publish(LayoutChanged(project.root, layouts))
+        return ShellOpened(session_id, layouts)

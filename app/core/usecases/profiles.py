@@ -71,25 +71,25 @@ def _read(fs: FileSystem, data_dir: str) -> tuple[list[Profile], dict[str, Any]]
 class LoadProfiles:
     """The user's profiles (`<data_dir>/profiles.json`)."""
 
-    def __init__(self, fs: FileSystem) -> None:
-        self._fs = fs
+    def __init__(self, fs: FileSystem, data_dir: str) -> None:
+        self._fs, self._data_dir = fs, data_dir
 
-    def execute(self, data_dir: str) -> list[Profile]:
+    def execute(self) -> list[Profile]:
         """Profiles from the file, or the built-in catalogue when it is missing.
 
         Raises `AppError(CORRUPT_FILE)` (details `{file}`) when it cannot be read.
         """
-        found = _read(self._fs, data_dir)
+        found = _read(self._fs, self._data_dir)
         return builtin_profiles() if found is None else found[0]
 
 
 class SaveProfiles:
     """Write `<data_dir>/profiles.json` (unknown top-level keys kept)."""
 
-    def __init__(self, fs: FileSystem) -> None:
-        self._fs = fs
+    def __init__(self, fs: FileSystem, data_dir: str) -> None:
+        self._fs, self._data_dir = fs, data_dir
 
-    def execute(self, data_dir: str, profiles: Sequence[Profile]) -> None:
+    def execute(self, profiles: Sequence[Profile]) -> None:
         """Raises `INVALID` (duplicate or empty ids), `CORRUPT_FILE` (existing file unreadable:
         it is never overwritten), `NOT_WRITABLE`."""
         if not profiles:
@@ -97,6 +97,7 @@ class SaveProfiles:
         ids = [p.id for p in profiles]
         if "" in ids or len(ids) != len(set(ids)):
             raise AppError(INVALID, "profile ids must be unique and non-empty")
+        data_dir = self._data_dir
         found = _read(self._fs, data_dir)
         extra = {"version": 1, **(found[1] if found else {})}
         self._fs.make_dirs(data_dir)

@@ -1,4 +1,4 @@
-"""In-memory state of one open project, held by the bridge between calls (contract §3)."""
+"""In-memory state of one open project, held by the services layer between calls (contract §3)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from typing import Any
 from app.core.domain.agents import AgentManifest
 from app.core.domain.layout import LayoutDoc
 from app.core.domain.layout_history import LayoutHistory
+from app.core.domain.layout_nodes import leaves
 from app.core.domain.project import ProjectMeta
+from app.core.domain.sessions import SessionRecord, live_session_of
 
 IDEAI = ".ideai"
 PROJECT_FILE = "project.json"
@@ -51,8 +53,8 @@ class ProjectState:
     """Mutable state of an open project.
 
     `manifest`/`layouts` are `None` when their file is corrupt (then `problems` names it and the
-    file is never written). `history` is the layout undo/redo stack; `live_agents` maps an agent
-    id to its live `(session_id, node_id)`.
+    file is never written). `history` is the layout undo/redo stack; `sessions` holds every
+    session the project owns (running, or ended and still shown in a cell), by session id.
     """
 
     root: str
@@ -62,23 +64,31 @@ class ProjectState:
     layouts: LayoutDoc | None
     problems: list[Problem] = field(default_factory=list)
     history: LayoutHistory = field(default_factory=LayoutHistory)
-    live_agents: dict[str, tuple[str, str]] = field(default_factory=dict)
+    sessions: dict[str, SessionRecord] = field(default_factory=dict)
 
     def path(self, *parts: str) -> str:
         """Absolute path under this project's `.ideai/`."""
         return ideai_path(self.root, *parts)
 
-    def agent_of_session(self, session_id: str) -> str | None:
-        """The agent id whose live session is `session_id`, if any."""
-        return next((a for a, (s, _) in self.live_agents.items() if s == session_id), None)
+    def live_agent(self, agent_id: str) -> SessionRecord | None:
+        """The live session of agent `agent_id`, if any."""
+        return live_session_of(self.sessions, agent_id)
+
+    def shown_sessions(self) -> set[str]:
+        """Session ids shown in a cell of any of the project's layouts."""
+        if self.layouts is None:
+            return set()
+        return {leaf.session for layout in self.layouts.layouts for leaf in leaves(layout.root)
+                if leaf.session}
 
 
-def mark_exited(state: ProjectState, session_id: str) -> str | None:
-    """Forget the live agent session `session_id`; return the freed agent id, or `None`.
+def mark_exited(state: ProjectState, session_id: str, exit_code: int | None) -> SessionRecord | None:
+    """Record that `session_id` ended; return its updated record, or None when not owned.
 
     The leaf keeps showing the (dead) session so its last output stays visible.
     """
-    agent_id = state.agent_of_session(session_id)
-    if agent_id is not None:
-        del state.live_agents[agent_id]
-    return agent_id
+    record = state.sessions.get(session_id)
+    if record is None:
+        return None
+    state.sessions[session_id] = ended = record.ended(exit_code)
+    return ended

@@ -9,7 +9,8 @@ from app.core.domain.agents import AgentManifest
 from app.core.domain.layout import default_layout_doc
 from app.core.domain.project import ProjectMeta
 from app.core.errors import ALREADY_EXISTS, INVALID, NOT_FOUND, NOT_WRITABLE, AppError
-from app.core.ports import Clock, FileSystem, IdSource
+from app.core.events import ProblemRaised
+from app.core.ports import Clock, EventSink, FileSystem, IdSource
 from app.core.usecases.project_files import load_project
 from app.core.usecases.project_state import (
     AGENTS_FILE,
@@ -27,10 +28,12 @@ from app.core.usecases.recent_projects import record_recent
 class CreateProject:
     """Initialise `<root>/.ideai/` (or open it when it already exists) and record it as recent."""
 
-    def __init__(self, fs: FileSystem, ids: IdSource, clock: Clock) -> None:
-        self._fs, self._ids, self._clock = fs, ids, clock
+    def __init__(self, fs: FileSystem, ids: IdSource, clock: Clock, events: EventSink,
+                 data_dir: str) -> None:
+        self._fs, self._ids, self._clock, self._events = fs, ids, clock, events
+        self._data_dir = data_dir
 
-    def execute(self, data_dir: str, root: str, name: str | None = None) -> ProjectState:
+    def execute(self, root: str, name: str | None = None) -> ProjectState:
         """Create the project at absolute `root`; `name` defaults to the folder name.
 
         A missing `root` is created when its nearest existing parent folder is writable. Writes
@@ -56,23 +59,23 @@ class CreateProject:
             }
             for file, text in files.items():
                 fs.write_text_atomic(ideai_path(root, file), text)
-        state = load_project(fs, root, self._ids.new_id)
-        record_recent(fs, data_dir, root, state.name, self._clock.now_ms())
-        return state
+        return _loaded(fs, self._events, self._data_dir, root, self._ids, self._clock)
 
 
 class OpenProject:
     """Open an existing project (also one created by the original IdeA)."""
 
-    def __init__(self, fs: FileSystem, ids: IdSource, clock: Clock) -> None:
-        self._fs, self._ids, self._clock = fs, ids, clock
+    def __init__(self, fs: FileSystem, ids: IdSource, clock: Clock, events: EventSink,
+                 data_dir: str) -> None:
+        self._fs, self._ids, self._clock, self._events = fs, ids, clock, events
+        self._data_dir = data_dir
 
-    def execute(self, data_dir: str, root: str, create_if_missing: bool = False) -> ProjectState:
+    def execute(self, root: str, create_if_missing: bool = False) -> ProjectState:
         """Load `<root>/.ideai/`; corrupt files become `state.problems` (never rewritten).
 
         With `create_if_missing` (command line `--project DIR`) a missing folder or `.ideai/`
         is created as by `CreateProject`. Raises `NOT_FOUND` when `root` or `.ideai/` is
-        missing, `NOT_WRITABLE` when creation fails.
+        missing, `NOT_WRITABLE` when creation fails. Publishes `ProblemRaised` per corrupt file.
         """
         root = clean_root(root)
         if not self._fs.is_dir(ideai_path(root)):
@@ -80,10 +83,19 @@ class OpenProject:
                 missing = root if not self._fs.is_dir(root) else ideai_path(root)
                 raise AppError(NOT_FOUND, f"not an IdeA project: {missing} is missing",
                                {"root": root})
-            return CreateProject(self._fs, self._ids, self._clock).execute(data_dir, root)
-        state = load_project(self._fs, root, self._ids.new_id)
-        record_recent(self._fs, data_dir, root, state.name, self._clock.now_ms())
-        return state
+            return CreateProject(self._fs, self._ids, self._clock, self._events,
+                                 self._data_dir).execute(root)
+        return _loaded(self._fs, self._events, self._data_dir, root, self._ids, self._clock)
+
+
+def _loaded(fs: FileSystem, events: EventSink, data_dir: str, root: str, ids: IdSource,
+            clock: Clock) -> ProjectState:
+    """Load the project, record it as recent, publish a `ProblemRaised` per unreadable file."""
+    state = load_project(fs, root, ids.new_id)
+    record_recent(fs, data_dir, root, state.name, clock.now_ms())
+    for problem in state.problems:
+        events.publish(ProblemRaised(problem.file, problem.message, state.root))
+    return state
 
 
 def is_absolute(path: str) -> bool:

@@ -40,10 +40,10 @@ def record_recent(fs: FileSystem, data_dir: str, root: str, name: str, now_ms: i
 class ListRecentProjects:
     """Recent projects, most recent first."""
 
-    def __init__(self, fs: FileSystem) -> None:
-        self._fs = fs
+    def __init__(self, fs: FileSystem, data_dir: str) -> None:
+        self._fs, self._data_dir = fs, data_dir
 
-    def execute(self, data_dir: str) -> list[RecentProject]:
+    def execute(self) -> list[RecentProject]:
         """Entries of `<data_dir>/projects.json`; `[]` when missing or corrupt."""
-        recent = _load(self._fs, data_dir)
+        recent = _load(self._fs, self._data_dir)
         return list(recent.recent) if recent is not None else []

@@ -27,25 +27,26 @@ def _read(fs: FileSystem, data_dir: str) -> Settings:
 class LoadSettings:
     """Read the app settings."""
 
-    def __init__(self, fs: FileSystem) -> None:
-        self._fs = fs
+    def __init__(self, fs: FileSystem, data_dir: str) -> None:
+        self._fs, self._data_dir = fs, data_dir
 
-    def execute(self, data_dir: str) -> Settings:
+    def execute(self) -> Settings:
         """Settings from the file (defaults when missing); raises `AppError(CORRUPT_FILE)`."""
-        return _read(self._fs, data_dir)
+        return _read(self._fs, self._data_dir)
 
 
 class MarkFirstRunDone:
     """Record that the first-run wizard was completed."""
 
-    def __init__(self, fs: FileSystem) -> None:
-        self._fs = fs
+    def __init__(self, fs: FileSystem, data_dir: str) -> None:
+        self._fs, self._data_dir = fs, data_dir
 
-    def execute(self, data_dir: str) -> Settings:
+    def execute(self) -> Settings:
         """Set `firstRunDone` (unknown keys kept) and return the settings written.
 
         Raises `CORRUPT_FILE` (the unreadable file is not overwritten), `NOT_WRITABLE`.
         """
+        data_dir = self._data_dir
         settings = replace(_read(self._fs, data_dir), first_run_done=True)
         self._fs.make_dirs(data_dir)
         self._fs.write_text_atomic(posixpath.join(data_dir, SETTINGS_FILE),

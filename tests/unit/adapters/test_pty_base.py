@@ -14,9 +14,9 @@ import pytest
 
 from app.adapters.pty import default_host_class
 from app.adapters.pty.base import POLL_S, PtyHostBase, SessionBase
-from app.adapters.pty.common import ExitSink, OutputSink
-from app.core.domain.sessions import SpawnSpec
+from app.core.domain.sessions import SpawnSpec, TerminalChunk
 from app.core.errors import ALREADY_EXISTS, COMMAND_NOT_FOUND, INVALID, NOT_FOUND, AppError
+from app.core.ports import TerminalListener
 from tests.pty_recorder import Recorder, wait_until
 
 pytestmark = pytest.mark.timeout(60)
@@ -27,7 +27,7 @@ class FakeSession(SessionBase):
     producer), `None` in it is EOF. In `cat` mode it echoes its input."""
 
     def __init__(self, sid: str, cat: bool, host: FakeHost) -> None:
-        super().__init__(sid, host.sb_chars, host.high, host.low, host.gap_ms)
+        super().__init__(sid, host.high, host.low, host.gap_ms)
         self.out: queue.Queue[str | None] = queue.Queue(maxsize=4)
         self.cat = cat
         self.inputs: list[str] = []
@@ -47,16 +47,14 @@ class FakeSession(SessionBase):
 
 
 class FakeHost(PtyHostBase[FakeSession]):
-    sb_chars = 100_000
     high = 1_000
     low = 500
     gap_ms = 300
 
-    def __init__(self, on_output: OutputSink | None = None, on_exit: ExitSink | None = None,
-                 *, kill_grace_ms: int = 3_000) -> None:
-        super().__init__(on_output, on_exit, scrollback_chars=self.sb_chars,
-                         high_water=self.high, low_water=self.low, gap_timeout_ms=self.gap_ms,
-                         kill_grace_ms=kill_grace_ms)
+    def __init__(self, listener: TerminalListener | None = None, *,
+                 kill_grace_ms: int = 3_000) -> None:
+        super().__init__(listener, high_water=self.high, low_water=self.low,
+                         gap_timeout_ms=self.gap_ms, kill_grace_ms=kill_grace_ms)
         self.opened: dict[str, FakeSession] = {}
         self.envs: dict[str, dict[str, str]] = {}
 
@@ -115,7 +113,7 @@ def rec() -> Recorder:
 
 @pytest.fixture
 def host(rec: Recorder) -> Iterator[FakeHost]:
-    h = FakeHost(rec.on_output, rec.on_exit, kill_grace_ms=200)
+    h = FakeHost(rec, kill_grace_ms=200)
     yield h
     h.close_all(timeout_ms=500)
 
@@ -128,14 +126,17 @@ def spec(command: str = "cat", sid: str = "", cwd: str = "", cols: int = 80, row
                      cols=cols, rows=rows, session_id=sid)
 
 
-def test_echo_round_trip_and_snapshot_offsets_in_utf16_units(host: FakeHost, rec: Recorder) -> None:
+def test_echo_round_trip_and_chunk_offsets_in_utf16_units(host: FakeHost, rec: Recorder) -> None:
     sid = host.spawn(spec(sid="s1"))
     assert sid == "s1" and host.is_alive(sid)
     host.write(sid, 0, "héllo 😀\n")
     assert wait_until(lambda: rec.text(sid) == "héllo 😀\n")
-    back, end = host.snapshot(sid)
-    assert back == "héllo 😀\n" == host.scrollback(sid)
-    assert end == len("héllo 😀\n") + 1  # the emoji is two UTF-16 code units
+    host.write(sid, 1, "ok")
+    assert wait_until(lambda: rec.text(sid) == "héllo 😀\nok")
+    first, second = rec.chunks[sid]
+    units = len("héllo 😀\n") + 1  # the emoji is two UTF-16 code units
+    assert (first.offset, first.end) == (0, units)
+    assert second == TerminalChunk(sid, units, units + 2, "ok")
 
 
 def test_spawn_generates_an_id_and_passes_the_child_env(host: FakeHost) -> None:
@@ -262,7 +263,7 @@ def test_exit_is_reported_once_and_input_after_it_is_dropped(host: FakeHost, rec
     host.resize(sid, 100, 30)  # no-op on an ended session
     time.sleep(0.1)
     assert s.inputs == ["bye"] and s.sizes == []
-    assert host.scrollback(sid) == "bye"
+    assert rec.text(sid) == "bye"
     host.forget(sid)
     assert sid not in host.session_ids()
     host.forget(sid)  # unknown ids are ignored
@@ -278,8 +279,7 @@ def test_resize_forget_and_unknown_sessions(host: FakeHost) -> None:
     with pytest.raises(AppError) as err:
         host.forget(sid)  # still running
     assert err.value.code == INVALID
-    for call in (lambda: host.write("nope", 0, "x"), lambda: host.scrollback("nope"),
-                 lambda: host.snapshot("nope"), lambda: host.exit_code("nope"),
+    for call in (lambda: host.write("nope", 0, "x"), lambda: host.exit_code("nope"),
                  lambda: host.set_flow_control("nope", True), lambda: host.kill("nope")):
         with pytest.raises(AppError) as err:
             call()
@@ -288,23 +288,30 @@ def test_resize_forget_and_unknown_sessions(host: FakeHost) -> None:
     host.ack("nope", 10)  # ignored
 
 
-def test_a_failing_sink_does_not_stop_the_reader(rec: Recorder) -> None:
-    calls: list[str] = []
+class FailingListener:
+    def __init__(self) -> None:
+        self.calls: list[str] = []
 
-    def bad_sink(sid: str, text: str) -> None:
-        calls.append(text)
+    def output(self, chunk: TerminalChunk) -> None:
+        self.calls.append(chunk.text)
         raise RuntimeError("boom")
 
-    host = FakeHost(bad_sink, rec.on_exit)
+    def exited(self, session_id: str, exit_code: int | None) -> None:
+        raise RuntimeError("boom")
+
+
+def test_a_failing_listener_does_not_stop_the_reader(rec: Recorder) -> None:
+    bad = FailingListener()
+    host = FakeHost(bad)
     try:
         sid = host.spawn(spec())
         host.write(sid, 0, "a")
         host.write(sid, 1, "b")
-        assert wait_until(lambda: "".join(calls) == "ab")
-        host.set_sinks(on_output=rec.on_output)  # late wiring replaces the sink
+        assert wait_until(lambda: "".join(bad.calls) == "ab")
+        host.set_listener(rec)  # late wiring replaces the listener
         host.write(sid, 2, "c")
         assert wait_until(lambda: rec.text(sid) == "c")
-        assert host.scrollback(sid) == "abc"
+        assert rec.chunks[sid][0].offset == 2  # offsets count every chunk, delivered or not
     finally:
         host.close_all(timeout_ms=500)
 

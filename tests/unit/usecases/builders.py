@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.core.usecases.project_state import ProjectState
 from app.core.usecases.projects import CreateProject, OpenProject
 from tests.unit import samples
-from tests.unit.fakes import FakeClock, FakeFileSystem, SequentialIds
+from tests.unit.fakes import FakeClock, FakeEventSink, FakeFileSystem, SequentialIds
 
 DATA = "/data"
 ROOT = "/home/u/proj"
@@ -18,7 +18,7 @@ def new_world() -> tuple[FakeFileSystem, SequentialIds, FakeClock]:
 
 def created_project() -> tuple[FakeFileSystem, SequentialIds, ProjectState]:
     fs, ids, clock = new_world()
-    return fs, ids, CreateProject(fs, ids, clock).execute(DATA, ROOT, "Demo")
+    return fs, ids, CreateProject(fs, ids, clock, FakeEventSink(), DATA).execute(ROOT, "Demo")
 
 
 def original_project(agents_json: str = samples.AGENTS_JSON,
@@ -36,4 +36,4 @@ def original_project(agents_json: str = samples.AGENTS_JSON,
         f"{ideai}/agents/main.md": "# Main — orchestrator",
         f"{ideai}/agents/git.md": "# Git — repository",
     })
-    return fs, ids, OpenProject(fs, ids, clock).execute(DATA, ROOT)
+    return fs, ids, OpenProject(fs, ids, clock, FakeEventSink(), DATA).execute(ROOT)

@@ -3,6 +3,7 @@ import json
 import pytest
 
 from app.core.domain.profiles import builtin_profiles
+from app.core.domain.sessions import SessionRecord
 from app.core.errors import AppError
 from app.core.usecases.agents import CreateAgent, DeleteAgent, ReadPersona, UpdateAgent
 from tests.unit import samples
@@ -65,7 +66,7 @@ def test_delete_removes_entry_and_run_dir() -> None:
 
 def test_delete_live_agent_is_refused() -> None:
     fs, _, state = original_project()
-    state.live_agents[samples.GIT_ID] = ("s1", "n1")
+    state.sessions["s1"] = SessionRecord("s1", "agent", "Git", samples.GIT_ID)
     with pytest.raises(AppError) as err:
         DeleteAgent(fs).execute(state, samples.GIT_ID)
     assert err.value.code == "AGENT_ALREADY_RUNNING"

@@ -5,12 +5,20 @@ import pytest
 
 from app.core.domain.layout_nodes import find_leaf
 from app.core.domain.profiles import builtin_profiles
+from app.core.domain.sessions import SessionRecord
 from app.core.errors import AppError
+from app.core.events import AgentStateChanged, LayoutChanged, SessionStarted
 from app.core.usecases.agents import UpdateAgent
 from app.core.usecases.launch_agent import LaunchAgent
 from app.core.usecases.project_state import ProjectState, mark_exited
 from tests.unit import samples
-from tests.unit.fakes import FakeFileSystem, FakePtyHost, FakeResolver, SequentialIds
+from tests.unit.fakes import (
+    FakeEventSink,
+    FakeFileSystem,
+    FakeResolver,
+    FakeTerminalHost,
+    SequentialIds,
+)
 from tests.unit.usecases.builders import ROOT, original_project
 
 PROFILES = builtin_profiles()
@@ -18,11 +26,12 @@ NEIGHBOUR = "b9251e74-3bd5-43ee-90e5-e6bb87faab38"
 RUN = f"{ROOT}/.ideai/run/{samples.MAIN_ID}"
 
 
-def _setup() -> tuple[FakeFileSystem, SequentialIds, ProjectState, FakePtyHost, LaunchAgent]:
+def _setup() -> tuple[FakeFileSystem, SequentialIds, ProjectState, FakeTerminalHost,
+                      LaunchAgent]:
     fs, ids, state = original_project()
-    pty = FakePtyHost()
+    pty = FakeTerminalHost()
     resolver = FakeResolver({"claude": "/usr/bin/claude", "aider": "/usr/bin/aider"})
-    return fs, ids, state, pty, LaunchAgent(fs, pty, resolver, ids)
+    return fs, ids, state, pty, LaunchAgent(fs, pty, resolver, ids, FakeEventSink(), "/bin/sh")
 
 
 def test_launch_writes_convention_file_and_spawns_in_run_dir() -> None:
@@ -35,8 +44,9 @@ def test_launch_writes_convention_file_and_spawns_in_run_dir() -> None:
     text = fs.files[f"{RUN}/CLAUDE.md"]
     assert "## Project root" in text and "Projet de démonstration." in text
     assert "# Main — orchestrator" in text and "## Skills" not in text
-    assert state.live_agents[samples.MAIN_ID] == (result.session_id, samples.MAIN_LEAF)
-    assert state.layouts is not None
+    assert state.live_agent(samples.MAIN_ID) == SessionRecord(result.session_id, "agent", "Main",
+                                                              samples.MAIN_ID)
+    assert state.layouts is not None and result.layouts == state.layouts
     leaf = find_leaf(state.layouts.active.root, samples.MAIN_LEAF)
     assert leaf is not None and leaf.session == result.session_id
     assert leaf.agent == samples.MAIN_ID and leaf.agent_was_running
@@ -59,7 +69,9 @@ def test_already_running_on_another_cell() -> None:
     with pytest.raises(AppError) as err:
         launch.execute(state, samples.MAIN_ID, NEIGHBOUR, 80, 24, PROFILES)
     assert err.value.code == "AGENT_ALREADY_RUNNING"
-    assert err.value.details == {"nodeId": samples.MAIN_LEAF, "sessionId": first.session_id}
+    assert err.value.details == {"nodeId": samples.MAIN_LEAF, "sessionId": first.session_id,
+                                 "agentId": samples.MAIN_ID}
+    assert err.value.message == "Main is already running in another cell"
 
 
 def test_same_cell_reattaches() -> None:
@@ -73,8 +85,9 @@ def test_exited_session_frees_the_agent() -> None:
     _, _, state, pty, launch = _setup()
     first = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
     pty.exit(first.session_id)
-    assert mark_exited(state, first.session_id) == samples.MAIN_ID
-    assert mark_exited(state, first.session_id) is None
+    ended = mark_exited(state, first.session_id, 0)
+    assert ended is not None and not ended.alive and ended.exit_code == 0
+    assert mark_exited(state, "other", 0) is None
     second = launch.execute(state, samples.MAIN_ID, NEIGHBOUR, 80, 24, PROFILES)
     assert not second.reattached and len(pty.specs) == 2
 
@@ -88,13 +101,13 @@ def test_dead_session_is_relaunched_even_without_mark_exited() -> None:
 
 def test_missing_command_is_command_not_found_and_creates_nothing() -> None:
     fs, ids, state = original_project()
-    pty = FakePtyHost()
-    launch = LaunchAgent(fs, pty, FakeResolver({}), ids)
+    pty = FakeTerminalHost()
+    launch = LaunchAgent(fs, pty, FakeResolver({}), ids, FakeEventSink(), "/bin/sh")
     with pytest.raises(AppError) as err:
         launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
     assert err.value.code == "COMMAND_NOT_FOUND"
     assert err.value.message == "command not found: claude"
-    assert pty.specs == [] and not fs.exists(RUN) and state.live_agents == {}
+    assert pty.specs == [] and not fs.exists(RUN) and state.sessions == {}
 
 
 def test_unknown_profile_and_agent() -> None:
@@ -115,3 +128,20 @@ def test_skills_are_injected() -> None:
     fs.files[f"{ROOT}/.ideai/skills/tdd.md"] = "Write the test first."
     launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
     assert "### tdd\n\nWrite the test first." in fs.files[f"{RUN}/CLAUDE.md"]
+
+
+def test_launch_publishes_started_running_and_the_layout_in_that_order() -> None:
+    fs, ids, state = original_project()
+    events = FakeEventSink()
+    launch = LaunchAgent(fs, FakeTerminalHost(), FakeResolver({"claude": "/usr/bin/claude"}),
+                         ids, events, "/bin/sh")
+    result = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
+    record = SessionRecord(result.session_id, "agent", "Main", samples.MAIN_ID)
+    assert events.events == [
+        SessionStarted(ROOT, record),
+        AgentStateChanged(ROOT, samples.MAIN_ID, "running", result.session_id),
+        LayoutChanged(ROOT, result.layouts),
+    ]
+    events.events.clear()
+    again = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
+    assert again.reattached and events.events == []  # already shown there: nothing changed

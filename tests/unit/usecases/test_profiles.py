@@ -23,19 +23,19 @@ def test_detect_builtins() -> None:
 
 def test_load_defaults_to_builtins_then_round_trips() -> None:
     fs = FakeFileSystem(dirs={DATA})
-    assert LoadProfiles(fs).execute(DATA) == builtin_profiles()
+    assert LoadProfiles(fs, DATA).execute() == builtin_profiles()
     custom = Profile.from_json({"id": "mine", "name": "Mine", "command": "mycli", "args": ["-q"],
                                 "contextInjection": {"strategy": "stdin"}, "x": 1})
-    SaveProfiles(fs).execute(DATA, [*builtin_profiles(), custom])
-    assert LoadProfiles(fs).execute(DATA)[-1] == custom
+    SaveProfiles(fs, DATA).execute([*builtin_profiles(), custom])
+    assert LoadProfiles(fs, DATA).execute()[-1] == custom
     assert json.loads(fs.files[f"{DATA}/profiles.json"])["version"] == 1
 
 
 def test_corrupt_profiles_file_is_reported_and_never_overwritten() -> None:
     fs = FakeFileSystem(dirs={DATA})
     fs.files[f"{DATA}/profiles.json"] = '{"version": 1, "profiles": [{"id": 3}]}'
-    for call in (lambda: LoadProfiles(fs).execute(DATA),
-                 lambda: SaveProfiles(fs).execute(DATA, builtin_profiles())):
+    for call in (lambda: LoadProfiles(fs, DATA).execute(),
+                 lambda: SaveProfiles(fs, DATA).execute(builtin_profiles())):
         with pytest.raises(AppError) as err:
             call()
         assert err.value.code == "CORRUPT_FILE"
@@ -45,16 +45,16 @@ def test_corrupt_profiles_file_is_reported_and_never_overwritten() -> None:
 def test_save_keeps_unknown_top_level_keys_and_rejects_duplicates() -> None:
     fs = FakeFileSystem(dirs={DATA})
     fs.files[f"{DATA}/profiles.json"] = '{"version": 1, "profiles": [], "future": true}'
-    SaveProfiles(fs).execute(DATA, builtin_profiles())
+    SaveProfiles(fs, DATA).execute(builtin_profiles())
     assert json.loads(fs.files[f"{DATA}/profiles.json"])["future"] is True
     with pytest.raises(AppError) as err:
-        SaveProfiles(fs).execute(DATA, builtin_profiles() * 2)
+        SaveProfiles(fs, DATA).execute(builtin_profiles() * 2)
     assert err.value.code == "INVALID"
 
 
 def test_saving_no_profile_at_all_is_refused_and_writes_nothing() -> None:
     fs = FakeFileSystem()
     with pytest.raises(AppError) as err:
-        SaveProfiles(fs).execute("/data", [])
+        SaveProfiles(fs, "/data").execute([])
     assert err.value.code == "INVALID"
     assert fs.read_text("/data/profiles.json") is None

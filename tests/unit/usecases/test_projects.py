@@ -6,13 +6,13 @@ from app.core.domain.layout_nodes import Leaf
 from app.core.errors import AppError
 from app.core.usecases.projects import CreateProject, OpenProject, is_absolute
 from app.core.usecases.recent_projects import ListRecentProjects
-from tests.unit.fakes import FakeClock, FakeFileSystem, SequentialIds
+from tests.unit.fakes import FakeClock, FakeEventSink, FakeFileSystem, SequentialIds
 from tests.unit.usecases.builders import DATA, ROOT, new_world, original_project
 
 
 def test_create_initialises_ideai() -> None:
     fs, ids, clock = new_world()
-    state = CreateProject(fs, ids, clock).execute(DATA, ROOT, "Demo")
+    state = CreateProject(fs, ids, clock, FakeEventSink(), DATA).execute(ROOT, "Demo")
     assert json.loads(fs.files[f"{ROOT}/.ideai/project.json"]) == {"name": "Demo"}
     assert json.loads(fs.files[f"{ROOT}/.ideai/agents.json"]) == {"version": 1, "agents": []}
     assert fs.files[f"{ROOT}/.ideai/CONTEXT.md"] == ""
@@ -20,32 +20,32 @@ def test_create_initialises_ideai() -> None:
     assert layouts["layouts"][0]["name"] == "Default"
     assert state.name == "Demo" and state.problems == []
     assert state.layouts is not None and isinstance(state.layouts.active.root, Leaf)
-    assert [r.root for r in ListRecentProjects(fs).execute(DATA)] == [ROOT]
+    assert [r.root for r in ListRecentProjects(fs, DATA).execute()] == [ROOT]
 
 
 def test_create_defaults_name_to_folder() -> None:
     fs, ids, clock = new_world()
-    assert CreateProject(fs, ids, clock).execute(DATA, ROOT + "/").name == "proj"
+    assert CreateProject(fs, ids, clock, FakeEventSink(), DATA).execute(ROOT + "/").name == "proj"
 
 
 def test_unwritable_folder_creates_nothing() -> None:
     fs = FakeFileSystem(dirs={ROOT, DATA}, read_only={ROOT})
     with pytest.raises(AppError) as err:
-        CreateProject(fs, SequentialIds(), FakeClock()).execute(DATA, ROOT)
+        CreateProject(fs, SequentialIds(), FakeClock(), FakeEventSink(), DATA).execute(ROOT)
     assert err.value.code == "NOT_WRITABLE"
     assert fs.files == {} and not fs.exists(f"{ROOT}/.ideai")
 
 
 def test_missing_folder_is_created_when_its_parent_is_writable() -> None:
     fs, ids, clock = new_world()
-    CreateProject(fs, ids, clock).execute(DATA, "/home/u/new/deeper")
+    CreateProject(fs, ids, clock, FakeEventSink(), DATA).execute("/home/u/new/deeper")
     assert fs.is_dir("/home/u/new/deeper/.ideai")
 
 
 def test_missing_folder_under_a_locked_parent_creates_nothing() -> None:
     fs = FakeFileSystem(dirs={"/locked", DATA}, read_only={"/locked"})
     with pytest.raises(AppError) as err:
-        CreateProject(fs, SequentialIds(), FakeClock()).execute(DATA, "/locked/a/b")
+        CreateProject(fs, SequentialIds(), FakeClock(), FakeEventSink(), DATA).execute("/locked/a/b")
     assert err.value.code == "NOT_WRITABLE"
     assert "/locked is not writable" in err.value.message
     assert not fs.exists("/locked/a")
@@ -55,7 +55,7 @@ def test_missing_folder_under_a_locked_parent_creates_nothing() -> None:
 def test_relative_path_is_invalid(root: str) -> None:
     fs, ids, clock = new_world()
     with pytest.raises(AppError) as err:
-        CreateProject(fs, ids, clock).execute(DATA, root)
+        CreateProject(fs, ids, clock, FakeEventSink(), DATA).execute(root)
     assert err.value.code == "INVALID" and "absolute" in err.value.message
 
 
@@ -64,7 +64,7 @@ def test_a_file_in_the_way_is_invalid() -> None:
     fs.files["/home/u/notes.txt"] = "x"
     for root in ("/home/u/notes.txt", "/home/u/notes.txt/sub"):
         with pytest.raises(AppError) as err:
-            CreateProject(fs, ids, clock).execute(DATA, root)
+            CreateProject(fs, ids, clock, FakeEventSink(), DATA).execute(root)
         assert err.value.code == "INVALID" and "file" in err.value.message
 
 
@@ -78,7 +78,7 @@ def test_is_absolute(path: str, expected: bool) -> None:
 def test_create_on_existing_project_just_opens_it() -> None:
     fs, ids, state = original_project()
     before = dict(fs.files)
-    again = CreateProject(fs, ids, FakeClock()).execute(DATA, ROOT, "Other")
+    again = CreateProject(fs, ids, FakeClock(), FakeEventSink(), DATA).execute(ROOT, "Other")
     assert {k: v for k, v in fs.files.items() if "/.ideai/" in k} == \
         {k: v for k, v in before.items() if "/.ideai/" in k}
     assert again.manifest == state.manifest
@@ -88,7 +88,7 @@ def test_ideai_file_is_already_exists() -> None:
     fs, ids, clock = new_world()
     fs.files[f"{ROOT}/.ideai"] = "oops"
     with pytest.raises(AppError) as err:
-        CreateProject(fs, ids, clock).execute(DATA, ROOT)
+        CreateProject(fs, ids, clock, FakeEventSink(), DATA).execute(ROOT)
     assert err.value.code == "ALREADY_EXISTS"
 
 
@@ -118,7 +118,7 @@ def test_wrong_shape_layouts_is_a_problem() -> None:
 def test_missing_files_get_defaults_without_writing() -> None:
     fs, ids, clock = new_world()
     fs.make_dirs(f"{ROOT}/.ideai")
-    state = OpenProject(fs, ids, clock).execute(DATA, ROOT)
+    state = OpenProject(fs, ids, clock, FakeEventSink(), DATA).execute(ROOT)
     assert state.manifest is not None and state.manifest.agents == ()
     assert state.layouts is not None and state.problems == []
     assert not [p for p in fs.writes if "/.ideai/" in p]
@@ -127,25 +127,25 @@ def test_missing_files_get_defaults_without_writing() -> None:
 def test_open_non_project_is_not_found_unless_create() -> None:
     fs, ids, clock = new_world()
     with pytest.raises(AppError) as err:
-        OpenProject(fs, ids, clock).execute(DATA, ROOT)
+        OpenProject(fs, ids, clock, FakeEventSink(), DATA).execute(ROOT)
     assert err.value.code == "NOT_FOUND"
-    state = OpenProject(fs, ids, clock).execute(DATA, "/home/u/new", create_if_missing=True)
+    state = OpenProject(fs, ids, clock, FakeEventSink(), DATA).execute("/home/u/new", create_if_missing=True)
     assert fs.is_dir("/home/u/new/.ideai") and state.name == "new"
 
 
 def test_corrupt_projects_json_is_left_alone() -> None:
     fs, ids, clock = new_world()
     fs.files[f"{DATA}/projects.json"] = "{"
-    CreateProject(fs, ids, clock).execute(DATA, ROOT)
+    CreateProject(fs, ids, clock, FakeEventSink(), DATA).execute(ROOT)
     assert fs.files[f"{DATA}/projects.json"] == "{"
-    assert ListRecentProjects(fs).execute(DATA) == []
+    assert ListRecentProjects(fs, DATA).execute() == []
 
 
 def test_recent_keeps_unknown_keys() -> None:
     fs, ids, clock = new_world()
     fs.files[f"{DATA}/projects.json"] = json.dumps(
         {"version": 1, "recent": [{"root": "/old", "name": "old", "lastOpenedMs": 1}], "x": 2})
-    OpenProject(fs, ids, clock).execute(DATA, ROOT, create_if_missing=True)
+    OpenProject(fs, ids, clock, FakeEventSink(), DATA).execute(ROOT, create_if_missing=True)
     saved = json.loads(fs.files[f"{DATA}/projects.json"])
     assert saved["x"] == 2 and [r["root"] for r in saved["recent"]] == [ROOT, "/old"]
 
@@ -154,6 +154,6 @@ def test_corrupt_project_json_falls_back_to_folder_name() -> None:
     fs, ids, clock = new_world()
     fs.make_dirs(f"{ROOT}/.ideai")
     fs.files[f"{ROOT}/.ideai/project.json"] = '["not", "an", "object"]'
-    state = OpenProject(fs, ids, clock).execute(DATA, ROOT)
+    state = OpenProject(fs, ids, clock, FakeEventSink(), DATA).execute(ROOT)
     assert state.name == "proj" and state.meta is None
     assert state.problems[0].message.endswith("expected an object")

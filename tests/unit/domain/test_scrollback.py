@@ -1,6 +1,6 @@
-"""The bounded scrollback of a PTY session: app/adapters/pty/common.ScrollbackRing."""
+"""The bounded scrollback of a PTY session: app/core/domain/scrollback.ScrollbackRing."""
 
-from app.adapters.pty.common import ScrollbackRing
+from app.core.domain.scrollback import ScrollbackRing
 
 
 def test_the_cut_moves_to_a_line_start_even_when_the_newline_is_in_a_later_chunk() -> None:
@@ -26,3 +26,16 @@ def test_many_small_chunks_stay_line_aligned() -> None:
         ring.append(text[i:i + 7])
     kept = ring.text()
     assert len(kept) <= 1000 and kept.startswith("line ") and text.endswith(kept)
+
+
+def test_bounded_and_cut_at_a_line_boundary_across_uneven_reads() -> None:
+    ring = ScrollbackRing(100_000)
+    text = "".join(f"line {i:06d}\r\n" for i in range(20_000))
+    at, step = 0, 1
+    while at < len(text):  # PTY reads end anywhere, mid-line included
+        ring.append(text[at:at + step])
+        at, step = at + step, step % 4093 + 977
+    back = ring.text()
+    assert len(back) <= 100_000
+    assert back.startswith("line ") and back.endswith("line 019999\r\n")
+    assert text.endswith(back)

@@ -1,0 +1,119 @@
+"""The one bootstrap: builds the whole object graph from a config (data dir, shell, adapters).
+
+The window (`app.main`), the integration tests and the benchmarks all call `build`; nothing
+else instantiates use cases or services. Adapters default to the local ones (disk, real PTYs,
+PATH, clock, uuid4) and can be replaced (a PTY host with a short kill grace in tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from app.adapters.pty import default_host_class
+from app.adapters.stores.filesystem import LocalFileSystem
+from app.adapters.system.clock import SystemClock, Uuid4Ids
+from app.adapters.system.commands import PathCommandResolver, SubprocessProfileDetector
+from app.core.domain.scrollback import SCROLLBACK_CHARS
+from app.core.ports import (
+    Clock,
+    CommandResolver,
+    FileSystem,
+    IdSource,
+    ProfileDetector,
+    TerminalHost,
+)
+from app.core.usecases.agents import CreateAgent, DeleteAgent, ReadPersona, UpdateAgent
+from app.core.usecases.edit_layout import EditLayout
+from app.core.usecases.launch_agent import LaunchAgent
+from app.core.usecases.open_shell import OpenShell
+from app.core.usecases.profiles import DetectProfiles, LoadProfiles, SaveProfiles
+from app.core.usecases.projects import CreateProject, OpenProject
+from app.core.usecases.recent_projects import ListRecentProjects
+from app.core.usecases.settings import LoadSettings, MarkFirstRunDone
+from app.services import AppServices
+from app.services.agents import AgentService
+from app.services.event_bus import EventBus
+from app.services.layouts import LayoutService
+from app.services.open_projects import OpenProjects
+from app.services.profiles import ProfileService
+from app.services.projects import ProjectService
+from app.services.session_keeper import SessionKeeper
+from app.services.terminal_bus import TerminalOutputBus
+from app.services.terminal_views import TerminalViews
+from app.services.terminals import TerminalService
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the graph is built from: the app data dir (absolute), the user's shell (absolute
+    path), the `--project` roots opened at start and the scrollback kept per session (chars)."""
+
+    data_dir: str
+    shell: str
+    startup_projects: Sequence[str] = ()
+    scrollback_chars: int = SCROLLBACK_CHARS
+
+
+@dataclass(frozen=True)
+class Adapters:
+    """The ports' implementations; `local()` gives the real ones."""
+
+    fs: FileSystem
+    terminals: TerminalHost
+    resolver: CommandResolver
+    detector: ProfileDetector
+    clock: Clock
+    ids: IdSource
+
+    @staticmethod
+    def local(terminals: TerminalHost | None = None) -> Adapters:
+        """Disk, the platform's PTY host (or `terminals`), PATH, wall clock, uuid4."""
+        resolver = PathCommandResolver()
+        return Adapters(fs=LocalFileSystem(), terminals=terminals or default_host_class()(),
+                        resolver=resolver, detector=SubprocessProfileDetector(resolver),
+                        clock=SystemClock(), ids=Uuid4Ids())
+
+
+@dataclass(frozen=True)
+class Container:
+    """The built graph: the services every door drives, the config and the adapters."""
+
+    config: Config
+    adapters: Adapters
+    services: AppServices = field(repr=False)
+
+    def shutdown(self, timeout_ms: int = 3_000) -> None:
+        """End every terminal session (app exit)."""
+        self.adapters.terminals.close_all(timeout_ms)
+
+
+def build(config: Config, adapters: Adapters | None = None) -> Container:
+    """Wire use cases, services and buses over `adapters` (default `Adapters.local()`)."""
+    a = adapters or Adapters.local()
+    data = config.data_dir
+    events = EventBus()
+    output = TerminalOutputBus(config.scrollback_chars)
+    a.terminals.set_listener(output)
+    projects = OpenProjects()
+    views = TerminalViews(a.terminals, output)
+    keeper = SessionKeeper(projects, a.terminals, output, views, events)
+    load_profiles = LoadProfiles(a.fs, data)
+    services = AppServices(
+        events=events, output=output, open_projects=projects,
+        projects=ProjectService(
+            projects, keeper, OpenProject(a.fs, a.ids, a.clock, events, data),
+            CreateProject(a.fs, a.ids, a.clock, events, data), ListRecentProjects(a.fs, data),
+            config.startup_projects),
+        layouts=LayoutService(projects, keeper, EditLayout(a.fs, a.ids, events)),
+        terminals=TerminalService(projects, keeper, a.terminals, views,
+                                  OpenShell(a.terminals, a.ids, a.fs, events, config.shell)),
+        agents=AgentService(
+            projects, keeper, load_profiles, CreateAgent(a.fs, a.ids), UpdateAgent(a.fs),
+            DeleteAgent(a.fs), ReadPersona(a.fs),
+            LaunchAgent(a.fs, a.terminals, a.resolver, a.ids, events, config.shell)),
+        profiles=ProfileService(DetectProfiles(a.detector), load_profiles,
+                                SaveProfiles(a.fs, data), LoadSettings(a.fs, data),
+                                MarkFirstRunDone(a.fs, data)),
+    )
+    return Container(config, a, services)

@@ -1,0 +1,218 @@
+"""Wire DTOs of the window's bridge (docs/contracts.md §4): pydantic models, camelCase on the
+wire, built from the services' read models and the core's events. Translation only."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic.alias_generators import to_camel
+
+from app.core.domain.layout import LayoutDoc
+from app.core.domain.sessions import SessionRecord
+from app.core.events import (
+    AgentStateChanged,
+    DomainEvent,
+    LayoutChanged,
+    ProblemRaised,
+    SessionExited,
+    SessionReleased,
+    SessionStarted,
+)
+from app.core.usecases.launch_agent import LaunchResult
+from app.core.usecases.open_shell import ShellOpened
+from app.core.usecases.project_state import Problem
+from app.services.terminals import Attached
+from app.services.views import AgentView, ProjectView
+
+Json = dict[str, Any]
+
+
+class Wire(BaseModel):
+    """Base of every DTO: camelCase aliases; fields named in `omit_none` are left out when
+    None (optional on the wire), others are sent as null."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
+    omit_none: ClassVar[frozenset[str]] = frozenset()
+
+    @model_serializer(mode="wrap")
+    def _drop_absent(self, handler: SerializerFunctionWrapHandler) -> Json:
+        data: Json = handler(self)
+        for name in self.omit_none:
+            alias = to_camel(name)
+            if data.get(alias) is None:
+                data.pop(alias, None)
+        return data
+
+    def wire(self) -> Json:
+        """The JSON object sent to the window."""
+        out: Json = self.model_dump(mode="json", by_alias=True)
+        return out
+
+
+class ProblemDTO(Wire):
+    file: str
+    message: str
+
+
+class SessionDTO(Wire):
+    omit_none = frozenset({"agent_id"})
+    session_id: str
+    kind: Literal["shell", "agent"]
+    agent_id: str | None = None
+    alive: bool
+    exit_code: int | None
+    title: str
+
+
+class AgentDTO(Wire):
+    omit_none = frozenset({"session_id"})
+    agent_id: str
+    name: str
+    md_path: str
+    profile_id: str
+    synchronized: bool
+    skills: list[str]
+    running: bool
+    session_id: str | None = None
+
+
+class ProjectDTO(Wire):
+    root: str
+    name: str
+    agents: list[AgentDTO]
+    layouts: Json | None
+    problems: list[ProblemDTO]
+    sessions: list[SessionDTO]
+
+
+class LaunchDTO(Wire):
+    session_id: str
+    reattached: bool
+    layouts: Json
+
+
+class ShellDTO(Wire):
+    session_id: str
+    layouts: Json
+
+
+class AttachDTO(Wire):
+    scrollback: str
+    end: int
+    alive: bool
+    exit_code: int | None
+
+
+class AppInfoDTO(Wire):
+    version: str
+    data_dir: str
+    first_run: bool
+    platform: str
+    problems: list[ProblemDTO]
+    startup_projects: list[str]
+
+
+def session_dto(record: SessionRecord) -> SessionDTO:
+    return SessionDTO(session_id=record.session_id, kind=record.kind, agent_id=record.agent_id,
+                      alive=record.alive, exit_code=record.exit_code, title=record.title)
+
+
+def problem_dto(problem: Problem) -> ProblemDTO:
+    return ProblemDTO(file=problem.file, message=problem.message)
+
+
+def layouts_json(doc: LayoutDoc | None) -> Json | None:
+    """The layouts document exactly as `layouts.json` holds it."""
+    return doc.to_json() if doc is not None else None
+
+
+def agent_dto(view: AgentView) -> AgentDTO:
+    e, live = view.entry, view.session
+    return AgentDTO(agent_id=e.agent_id, name=e.name, md_path=e.md_path,
+                    profile_id=e.profile_id, synchronized=e.synchronized,
+                    skills=list(e.skills or ()), running=live is not None,
+                    session_id=live.session_id if live is not None else None)
+
+
+def project_dto(view: ProjectView) -> ProjectDTO:
+    return ProjectDTO(root=view.root, name=view.name, agents=[agent_dto(a) for a in view.agents],
+                      layouts=layouts_json(view.layouts),
+                      problems=[problem_dto(p) for p in view.problems],
+                      sessions=[session_dto(s) for s in view.sessions])
+
+
+def launch_dto(result: LaunchResult) -> LaunchDTO:
+    return LaunchDTO(session_id=result.session_id, reattached=result.reattached,
+                     layouts=result.layouts.to_json())
+
+
+def shell_dto(opened: ShellOpened) -> ShellDTO:
+    return ShellDTO(session_id=opened.session_id, layouts=opened.layouts.to_json())
+
+
+def attach_dto(attached: Attached) -> AttachDTO:
+    return AttachDTO(scrollback=attached.scrollback, end=attached.end, alive=attached.alive,
+                     exit_code=attached.exit_code)
+
+
+# -- events ---------------------------------------------------------------------------------
+class ProblemEvent(Wire):
+    omit_none = frozenset({"root"})
+    type: Literal["problem"] = "problem"
+    root: str | None = None
+    file: str
+    message: str
+
+
+class LayoutChangedEvent(Wire):
+    type: Literal["layoutChanged"] = "layoutChanged"
+    root: str
+    layouts: Json
+
+
+class SessionStartedEvent(Wire):
+    type: Literal["sessionStarted"] = "sessionStarted"
+    root: str
+    session: SessionDTO
+
+
+class SessionExitedEvent(Wire):
+    type: Literal["sessionExited"] = "sessionExited"
+    root: str
+    session_id: str
+    exit_code: int | None
+
+
+class SessionReleasedEvent(Wire):
+    type: Literal["sessionReleased"] = "sessionReleased"
+    root: str
+    session_id: str
+
+
+class AgentStateChangedEvent(Wire):
+    omit_none = frozenset({"session_id"})
+    type: Literal["agentStateChanged"] = "agentStateChanged"
+    root: str
+    agent_id: str
+    state: Literal["running", "stopped"]
+    session_id: str | None = None
+
+
+def event_dto(event: DomainEvent) -> Wire:
+    """The wire form of a domain event."""
+    if isinstance(event, ProblemRaised):
+        return ProblemEvent(root=event.root, file=event.file, message=event.message)
+    if isinstance(event, LayoutChanged):
+        return LayoutChangedEvent(root=event.root, layouts=event.layouts.to_json())
+    if isinstance(event, SessionStarted):
+        return SessionStartedEvent(root=event.root, session=session_dto(event.session))
+    if isinstance(event, SessionExited):
+        return SessionExitedEvent(root=event.root, session_id=event.session_id,
+                                  exit_code=event.exit_code)
+    if isinstance(event, SessionReleased):
+        return SessionReleasedEvent(root=event.root, session_id=event.session_id)
+    if isinstance(event, AgentStateChanged):
+        return AgentStateChangedEvent(root=event.root, agent_id=event.agent_id,
+                                      state=event.state, session_id=event.session_id)
+    raise TypeError(f"no wire form for {type(event).__name__}")

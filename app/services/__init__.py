@@ -1,0 +1,31 @@
+"""Application services: what every door (window, MCP server, `idea` command, file watcher)
+shares — open projects with one lock each, session ownership and lifecycle, the domain-event
+bus and the terminal-output bus. Threads and queues are allowed here; technologies are not
+(no adapter is imported: the bootstrap hands in the ports)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.services.agents import AgentService
+from app.services.event_bus import EventBus
+from app.services.layouts import LayoutService
+from app.services.open_projects import OpenProjects
+from app.services.profiles import ProfileService
+from app.services.projects import ProjectService
+from app.services.terminal_bus import TerminalOutputBus
+from app.services.terminals import TerminalService
+
+
+@dataclass(frozen=True)
+class AppServices:
+    """Everything a door drives, built once by `app.bootstrap.build`."""
+
+    events: EventBus
+    output: TerminalOutputBus
+    open_projects: OpenProjects
+    projects: ProjectService
+    layouts: LayoutService
+    terminals: TerminalService
+    agents: AgentService
+    profiles: ProfileService

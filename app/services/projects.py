@@ -1,0 +1,64 @@
+"""Opening, creating and closing projects (SPEC C1), shared by every door."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from app.core.domain.project import RecentProject
+from app.core.usecases.project_state import ProjectState, clean_root
+from app.core.usecases.projects import CreateProject, OpenProject
+from app.core.usecases.recent_projects import ListRecentProjects
+from app.services.open_projects import OpenProjects
+from app.services.session_keeper import SessionKeeper
+from app.services.views import ProjectView, project_view
+
+
+class ProjectService:
+    """Open projects of this process. `startup_roots` (from `--project`) are created when
+    missing, like the original app's command line."""
+
+    def __init__(self, projects: OpenProjects, keeper: SessionKeeper, open_project: OpenProject,
+                 create_project: CreateProject, list_recent: ListRecentProjects,
+                 startup_roots: Iterable[str] = ()) -> None:
+        self._projects, self._keeper = projects, keeper
+        self._open, self._create, self._recent = open_project, create_project, list_recent
+        self._startup = frozenset(clean_root(r) for r in startup_roots)
+
+    def open(self, root: str) -> ProjectView:
+        """The project at `root`, loaded unless already registered (a tab shows it again,
+        with the agents that kept running after its tab closed). Errors of `OpenProject`."""
+        handle = self._projects.find(root)
+        if handle is not None:
+            with handle.lock:
+                handle.in_tab = True
+                return project_view(handle.state)
+        state = self._open.execute(root, create_if_missing=clean_root(root) in self._startup)
+        return self._register(state)
+
+    def create(self, root: str, name: str | None = None) -> ProjectView:
+        """Initialise (or open) the project at `root`. Errors of `CreateProject`."""
+        if self._projects.find(root) is not None:
+            return self.open(root)
+        return self._register(self._create.execute(root, name))
+
+    def close(self, root: str) -> None:
+        """Close the project's tab: shells end, agents keep running (no error when not open)."""
+        handle = self._projects.find(root)
+        if handle is None:
+            return
+        with handle.lock:
+            self._keeper.close_tab(handle)
+
+    def view(self, root: str) -> ProjectView:
+        """The open project at `root`; raises `AppError(NOT_FOUND)`."""
+        with self._projects.locked(root) as state:
+            return project_view(state)
+
+    def recent(self) -> list[RecentProject]:
+        """Recent projects, most recent first."""
+        return self._recent.execute()
+
+    def _register(self, state: ProjectState) -> ProjectView:
+        handle = self._projects.add(state)
+        with handle.lock:
+            return project_view(handle.state)

@@ -1,0 +1,99 @@
+"""What happens to sessions outside of any single request: their end, the kill-or-detach rule
+after a layout edit, and the release of ended sessions nobody shows (their scrollback ring, the
+PTY host's record, the views' flow control state), so memory stays flat however many shells
+come and go."""
+
+from __future__ import annotations
+
+import logging
+
+from app.core.domain.sessions import fate_after_edit, releasable
+from app.core.events import AgentStateChanged, SessionExited, SessionReleased
+from app.core.ports import EventSink, TerminalHost
+from app.core.usecases.project_state import ProjectState, mark_exited
+from app.services.open_projects import OpenProjects, ProjectHandle
+from app.services.terminal_bus import TerminalOutputBus
+from app.services.terminal_views import TerminalViews
+
+log = logging.getLogger(__name__)
+
+
+class SessionKeeper:
+    """Owns the lifecycle rules' execution; the rules themselves are in
+    `app/core/domain/sessions.py`."""
+
+    def __init__(self, projects: OpenProjects, terminals: TerminalHost, bus: TerminalOutputBus,
+                 views: TerminalViews, events: EventSink) -> None:
+        self._projects, self._terminals, self._bus = projects, terminals, bus
+        self._views, self._events = views, events
+        bus.tap_exits(self.on_exit)
+
+    def after_start(self, state: ProjectState, before: set[str]) -> None:
+        """`state` started sessions (it had `before`): own the new ones; a cell now showing
+        a new session may have hidden an ended one, which is released."""
+        for session_id in state.sessions.keys() - before:
+            self._projects.own(session_id, state.root)
+        self.release_ended(state, in_tab=True)
+
+    def after_edit(self, state: ProjectState, closing: bool, before: set[str]) -> None:
+        """A layout edit (`closing` a cell or not) changed which sessions are shown (`before`
+        → now): kill closed shells, leave everything else running, release ended sessions."""
+        fate = fate_after_edit(closing, before, state.shown_sessions(), state.sessions)
+        for session_id in fate.kill:
+            self._kill(session_id)
+        self.release_ended(state, in_tab=True)
+
+    def release_ended(self, state: ProjectState, in_tab: bool) -> None:
+        """Forget every ended session of `state` shown in no cell (none is shown when the
+        project is in no tab): PTY record, ring, flow control, ownership; `SessionReleased`."""
+        shown = state.shown_sessions() if in_tab else set()
+        for session_id in releasable(state.sessions, shown):
+            del state.sessions[session_id]
+            self._forget(session_id)
+            self._events.publish(SessionReleased(state.root, session_id))
+
+    def on_exit(self, session_id: str, exit_code: int | None) -> None:
+        """The PTY host reported an end (reader thread): record it, tell, maybe release."""
+        handle = self._projects.owner_of(session_id)
+        if handle is None:
+            self._forget(session_id)  # e.g. killed because its cell could not be saved
+            return
+        with handle.lock:
+            record = mark_exited(handle.state, session_id, exit_code)
+            if record is None:
+                self._forget(session_id)
+                return
+            root = handle.state.root
+            self._events.publish(SessionExited(root, session_id, exit_code))
+            if record.kind == "agent" and record.agent_id is not None:
+                self._events.publish(AgentStateChanged(root, record.agent_id, "stopped"))
+            self._settle(handle)
+
+    def close_tab(self, handle: ProjectHandle) -> None:
+        """The project's tab closed: plain shells end, agents keep running in the background;
+        the project is forgotten once it owns no session."""
+        handle.in_tab = False
+        for record in list(handle.state.sessions.values()):
+            if record.kind == "shell" and record.alive:
+                self._kill(record.session_id)
+        self._settle(handle)
+
+    def _settle(self, handle: ProjectHandle) -> None:
+        self.release_ended(handle.state, handle.in_tab)
+        if not handle.in_tab and not handle.state.sessions:
+            self._projects.remove(handle.state.root)
+
+    def _kill(self, session_id: str) -> None:
+        try:
+            self._terminals.kill(session_id)
+        except Exception:  # an id the host no longer knows: nothing left to kill
+            log.debug("kill of %s failed", session_id, exc_info=True)
+
+    def _forget(self, session_id: str) -> None:
+        self._projects.disown(session_id)
+        self._views.forget(session_id)
+        self._bus.forget(session_id)
+        try:
+            self._terminals.forget(session_id)
+        except Exception:
+            log.debug("forget of %s failed", session_id, exc_info=True)

@@ -1,0 +1,120 @@
+"""The terminal-output bus: PTY output fanned out to everything that consumes it (SPEC §5).
+
+It is the PTY host's `TerminalListener`. For each session it keeps the scrollback ring (the
+first consumer: what a view repaints on attach) and the views attached to it (each window's
+pump); consumers of every session's output (later: the prompt-ready detector, the
+conversation log, the rate-limit detector) and of every exit subscribe globally.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from app.core.domain.scrollback import SCROLLBACK_CHARS, ScrollbackRing
+from app.core.domain.sessions import TerminalChunk
+
+log = logging.getLogger(__name__)
+
+ChunkConsumer = Callable[[TerminalChunk], None]
+ExitConsumer = Callable[[str, int | None], None]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a view repaints when it attaches: the recent output, the offset just after it
+    (UTF-16 units; later chunks start at or after it) and the characters produced so far."""
+
+    scrollback: str
+    end: int
+    produced: int
+
+
+@dataclass
+class _Stream:
+    ring: ScrollbackRing
+    end: int = 0
+    produced: int = 0
+    views: dict[str, ChunkConsumer] = field(default_factory=dict)
+
+
+class TerminalOutputBus:
+    """Fan-out of every session's output and exit. Thread-safe.
+
+    `output`/`exited` are called by the PTY host's reader threads; consumers run there, in
+    order, and must be quick and never block (a pump only queues).
+    """
+
+    def __init__(self, scrollback_chars: int = SCROLLBACK_CHARS) -> None:
+        self._scrollback_chars = scrollback_chars
+        self._lock = threading.Lock()
+        self._streams: dict[str, _Stream] = {}
+        self._taps: tuple[ChunkConsumer, ...] = ()
+        self._exit_taps: tuple[ExitConsumer, ...] = ()
+
+    # -- TerminalListener -----------------------------------------------------------------
+    def output(self, chunk: TerminalChunk) -> None:
+        """Append to the session's ring, then hand the chunk to its views and the taps."""
+        with self._lock:
+            stream = self._stream(chunk.session_id)
+            stream.ring.append(chunk.text)
+            stream.end = chunk.end
+            stream.produced += len(chunk.text)
+            views = tuple(stream.views.values())
+        for consumer in (*views, *self._taps):
+            try:
+                consumer(chunk)
+            except Exception:
+                log.exception("output consumer failed for session %s", chunk.session_id)
+
+    def exited(self, session_id: str, exit_code: int | None) -> None:
+        """Hand the exit to every exit tap (after the session's last chunk)."""
+        for consumer in self._exit_taps:
+            try:
+                consumer(session_id, exit_code)
+            except Exception:
+                log.exception("exit consumer failed for session %s", session_id)
+
+    # -- consumers ------------------------------------------------------------------------
+    def attach(self, session_id: str, view: str, consumer: ChunkConsumer) -> Snapshot:
+        """`consumer` receives the session's chunks from now on, for view `view` (replacing an
+        earlier consumer of that view); returns the snapshot to repaint first, atomically."""
+        with self._lock:
+            stream = self._stream(session_id)
+            stream.views[view] = consumer
+            return Snapshot(stream.ring.text(), stream.end, stream.produced)
+
+    def detach(self, session_id: str, view: str) -> None:
+        """View `view` stops receiving the session's chunks (no error when it did not)."""
+        with self._lock:
+            stream = self._streams.get(session_id)
+            if stream is not None:
+                stream.views.pop(view, None)
+
+    def tap(self, consumer: ChunkConsumer) -> None:
+        """`consumer` receives every session's chunks (a detector, a log)."""
+        with self._lock:
+            self._taps = (*self._taps, consumer)
+
+    def tap_exits(self, consumer: ExitConsumer) -> None:
+        """`consumer(session_id, exit_code)` learns of every session's end."""
+        with self._lock:
+            self._exit_taps = (*self._exit_taps, consumer)
+
+    def forget(self, session_id: str) -> None:
+        """Drop the session's ring and views (an ended session nobody shows)."""
+        with self._lock:
+            self._streams.pop(session_id, None)
+
+    def session_ids(self) -> list[str]:
+        """Sessions with a ring (diagnostics and tests)."""
+        with self._lock:
+            return list(self._streams)
+
+    def _stream(self, session_id: str) -> _Stream:
+        stream = self._streams.get(session_id)
+        if stream is None:
+            stream = self._streams[session_id] = _Stream(ScrollbackRing(self._scrollback_chars))
+        return stream

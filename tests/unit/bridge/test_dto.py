@@ -1,0 +1,46 @@
+"""Wire forms of the bridge (docs/contracts.md §4): camelCase, optional keys omitted."""
+
+from app.bridge.dto import attach_dto, event_dto, session_dto
+from app.core.domain.layout import default_layout_doc
+from app.core.domain.sessions import SessionRecord
+from app.core.events import (
+    AgentStateChanged,
+    LayoutChanged,
+    ProblemRaised,
+    SessionExited,
+    SessionReleased,
+    SessionStarted,
+)
+from app.services.terminals import Attached
+from tests.unit.fakes import SequentialIds
+
+SHELL = SessionRecord("s1", "shell", "bash")
+
+
+def test_events_on_the_wire() -> None:
+    doc = default_layout_doc(SequentialIds().new_id)
+    assert event_dto(ProblemRaised("/p/.ideai/agents.json", "bad")).wire() == {
+        "type": "problem", "file": "/p/.ideai/agents.json", "message": "bad"}
+    assert event_dto(ProblemRaised("f", "m", "/p")).wire()["root"] == "/p"
+    assert event_dto(LayoutChanged("/p", doc)).wire() == {
+        "type": "layoutChanged", "root": "/p", "layouts": doc.to_json()}
+    assert event_dto(SessionStarted("/p", SHELL)).wire() == {
+        "type": "sessionStarted", "root": "/p",
+        "session": {"sessionId": "s1", "kind": "shell", "alive": True, "exitCode": None,
+                    "title": "bash"}}
+    assert event_dto(SessionExited("/p", "s1", None)).wire() == {
+        "type": "sessionExited", "root": "/p", "sessionId": "s1", "exitCode": None}
+    assert event_dto(SessionReleased("/p", "s1")).wire() == {
+        "type": "sessionReleased", "root": "/p", "sessionId": "s1"}
+    assert event_dto(AgentStateChanged("/p", "a1", "running", "s2")).wire() == {
+        "type": "agentStateChanged", "root": "/p", "agentId": "a1", "state": "running",
+        "sessionId": "s2"}
+    assert "sessionId" not in event_dto(AgentStateChanged("/p", "a1", "stopped")).wire()
+
+
+def test_session_and_attach_dtos() -> None:
+    agent = SessionRecord("s2", "agent", "Main", "a1", alive=False, exit_code=3)
+    assert session_dto(agent).wire() == {"sessionId": "s2", "kind": "agent", "agentId": "a1",
+                                         "alive": False, "exitCode": 3, "title": "Main"}
+    assert attach_dto(Attached("hi", 2, True, None)).wire() == {
+        "scrollback": "hi", "end": 2, "alive": True, "exitCode": None}

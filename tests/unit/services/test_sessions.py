@@ -1,0 +1,137 @@
+"""Session ownership and lifecycle across the services: detach vs kill, exits, release."""
+
+import pytest
+
+from app.core.errors import AppError
+from app.core.events import (
+    AgentStateChanged,
+    LayoutChanged,
+    SessionExited,
+    SessionReleased,
+    SessionStarted,
+)
+from tests.unit.services.world import OTHER, ROOT, World, world
+
+
+def _shell(w: World) -> str:
+    w.s.projects.create(ROOT, "Demo")
+    return w.s.terminals.open_shell(ROOT, w.leaf(), 80, 24).session_id
+
+
+def _agent(w: World) -> tuple[str, str]:
+    agent = w.s.agents.create(ROOT, "Main", "# Main", "shell").entry.agent_id
+    w.s.layouts.edit(ROOT, {"kind": "split", "nodeId": w.leaf(), "direction": "row"})
+    layouts = w.s.projects.view(ROOT).layouts
+    assert layouts is not None
+    cell = layouts.active.root.children[1].node.id  # type: ignore[union-attr]
+    return agent, w.s.agents.launch(ROOT, agent, cell, 80, 24).session_id
+
+
+def test_detach_from_cell_keeps_a_plain_shell_running_and_listed() -> None:
+    w = world()
+    sid = _shell(w)
+    w.s.layouts.edit(ROOT, {"kind": "assign", "nodeId": w.leaf()})
+    assert w.host.is_alive(sid) and w.host.killed == []
+    view = w.s.projects.view(ROOT)
+    assert [s.session_id for s in view.sessions] == [sid] and view.sessions[0].alive
+    w.s.layouts.edit(ROOT, {"kind": "assign", "nodeId": w.leaf(), "session": sid})
+    assert w.s.terminals.attach(sid, "w1", lambda c: None).alive
+
+
+def test_closing_a_cell_kills_its_shell_but_detaches_an_agent() -> None:
+    w = world({"bash": "/bin/bash"})
+    shell = _shell(w)
+    agent, agent_session = _agent(w)
+    layouts = w.s.projects.view(ROOT).layouts
+    assert layouts is not None
+    shell_cell, agent_cell = (c.node.id for c in layouts.active.root.children)  # type: ignore[union-attr]
+    w.s.layouts.edit(ROOT, {"kind": "close", "nodeId": agent_cell})
+    assert w.host.is_alive(agent_session)
+    w.s.layouts.edit(ROOT, {"kind": "close", "nodeId": shell_cell})
+    assert w.host.killed == [shell]
+    assert [s.session_id for s in w.s.projects.view(ROOT).sessions] == [agent_session]
+    assert w.s.projects.view(ROOT).agents[0].session is not None
+    assert agent
+
+
+def test_an_ended_session_stays_while_shown_and_is_released_once_its_cell_is_cleared() -> None:
+    w = world()
+    sid = _shell(w)
+    w.host.emit(sid, "bye\r\n")
+    w.host.exit(sid, 3)
+    assert SessionExited(ROOT, sid, 3) in w.timeline.items
+    attached = w.s.terminals.attach(sid, "w1", lambda c: None)
+    assert (attached.scrollback, attached.alive, attached.exit_code) == ("bye\r\n", False, 3)
+    assert sid in w.host.session_ids()
+    w.s.layouts.edit(ROOT, {"kind": "assign", "nodeId": w.leaf()})
+    assert w.host.forgotten == [sid] and w.s.output.session_ids() == []
+    assert w.s.projects.view(ROOT).sessions == ()
+    assert w.timeline.items[-1] == SessionReleased(ROOT, sid)
+    assert not w.s.terminals.attach(sid, "w1", lambda c: None).alive
+
+
+def test_a_new_shell_in_the_cell_of_an_ended_one_releases_the_old_one() -> None:
+    w = world()
+    first = _shell(w)
+    w.host.exit(first, 0)
+    second = w.s.terminals.open_shell(ROOT, w.leaf(), 80, 24).session_id
+    assert w.host.forgotten == [first] and w.host.session_ids() == [second]
+
+
+def test_agent_exit_publishes_stopped_and_frees_the_agent() -> None:
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    agent, sid = _agent(w)
+    started = w.timeline.of(SessionStarted)[-1]
+    assert started.session.kind == "agent" and started.session.agent_id == agent
+    w.host.exit(sid, 0)
+    assert w.timeline.items[-1] == AgentStateChanged(ROOT, agent, "stopped")
+    assert w.s.projects.view(ROOT).agents[0].session is None
+
+
+def test_closing_a_tab_ends_shells_keeps_agents_and_reopening_finds_them() -> None:
+    w = world()
+    shell = _shell(w)
+    agent, agent_session = _agent(w)
+    w.s.projects.close(ROOT)
+    assert w.host.killed == [shell] and w.host.is_alive(agent_session)
+    with pytest.raises(AppError) as err:
+        w.s.layouts.edit(ROOT, {"kind": "undo"})
+    assert err.value.code == "NOT_FOUND"
+    again = w.s.projects.open(ROOT)
+    assert again.agents[0].session is not None
+    assert again.agents[0].session.session_id == agent_session
+    w.s.projects.close(ROOT)
+    w.host.exit(agent_session, 0)  # ends in the background: released, project forgotten
+    assert agent_session in w.host.forgotten and w.s.open_projects.find(ROOT) is None
+    assert agent
+
+
+def test_projects_have_their_own_locks() -> None:
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    w.s.projects.create(OTHER, "Other")
+    one, two = w.s.open_projects.get(ROOT), w.s.open_projects.get(OTHER)
+    assert one.lock is not two.lock
+    with one.lock:  # another thread could work on OTHER meanwhile
+        w.s.layouts.edit(OTHER, {"kind": "split", "nodeId": w.leaf(OTHER), "direction": "row"})
+    assert isinstance(w.timeline.items[-1], LayoutChanged)
+
+
+def test_opening_an_open_project_returns_the_same_state() -> None:
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    sid = w.s.terminals.open_shell(ROOT, w.leaf(), 80, 24).session_id
+    assert [s.session_id for s in w.s.projects.open(ROOT + "/").sessions] == [sid]
+
+
+def test_resizing_an_ended_or_unknown_session_is_a_quiet_not_found() -> None:
+    w = world()
+    sid = _shell(w)
+    w.s.terminals.resize(sid, 100, 30)
+    w.host.exit(sid, 0)
+    for session in (sid, "nope"):
+        with pytest.raises(AppError) as err:
+            w.s.terminals.resize(session, 100, 30)
+        assert err.value.code == "NOT_FOUND"
+    assert w.host.sizes == [(sid, 100, 30)]
