@@ -74,22 +74,10 @@ export class ProfileWizard {
           })
         : Promise.resolve(null),
     ]);
-    const byId = new Map(detections.map((d) => [d.profile.id, d]));
-    const known = WIZARD_PROFILE_IDS.map((id) => byId.get(id) ?? null);
-    const extra = detections.filter((d) => !(WIZARD_PROFILE_IDS as readonly string[]).includes(d.profile.id));
-    const detected = [
-      ...WIZARD_PROFILE_IDS.map((id, i) => toRow(id, known[i], this.#platform)),
-      ...extra.map((d) => toRow(d.profile.id, d, this.#platform)),
-    ];
+    const detected = detectedRows(detections, this.#platform);
     if (current) {
-      const saved = new Map(current.map((p) => [p.id, p]));
-      const rows = detected.map((r) => {
-        const profile = saved.get(r.id);
-        return profile ? { ...r, name: profile.name || r.name, command: profile.command, profile } : r;
-      });
-      const custom = current.filter((p) => !rows.some((r) => r.id === p.id));
-      this.rows = [...rows, ...custom.map(customRow)];
-      this.selected = Object.fromEntries(this.rows.map((r) => [r.id, saved.has(r.id)]));
+      this.rows = withSavedProfiles(detected, current);
+      this.selected = Object.fromEntries(this.rows.map((r) => [r.id, current.some((p) => p.id === r.id)]));
     } else {
       this.rows = detected;
       this.selected = Object.fromEntries(this.rows.map((r) => [r.id, r.profile !== null && (r.installed || r.id === 'shell')]));
@@ -116,6 +104,27 @@ export class ProfileWizard {
       this.saving = false;
     }
   }
+}
+
+/** The wizard's rows for a detection: the fixed catalogue first, then any extra profile detected. */
+function detectedRows(detections: ProfileDetection[], platform: string): WizardRow[] {
+  const byId = new Map(detections.map((d) => [d.profile.id, d]));
+  const extra = detections.filter((d) => !(WIZARD_PROFILE_IDS as readonly string[]).includes(d.profile.id));
+  return [
+    ...WIZARD_PROFILE_IDS.map((id) => toRow(id, byId.get(id) ?? null, platform)),
+    ...extra.map((d) => toRow(d.profile.id, d, platform)),
+  ];
+}
+
+/** Saved profiles win over the detected defaults; saved ones detection does not know come last. */
+function withSavedProfiles(detected: WizardRow[], current: Profile[]): WizardRow[] {
+  const saved = new Map(current.map((p) => [p.id, p]));
+  const rows = detected.map((r) => {
+    const profile = saved.get(r.id);
+    return profile ? { ...r, name: profile.name || r.name, command: profile.command, profile } : r;
+  });
+  const custom = current.filter((p) => !rows.some((r) => r.id === p.id));
+  return [...rows, ...custom.map(customRow)];
 }
 
 function toRow(id: string, detection: ProfileDetection | null, platform: string): WizardRow {

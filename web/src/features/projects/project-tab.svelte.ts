@@ -84,9 +84,9 @@ export class ProjectTab {
    * Returns the new cell's id, or null when the backend refused.
    */
   async splitCell(nodeId: string, direction: 'row' | 'column'): Promise<string | null> {
-    const before = new Set(leaves(this.layoutRoot).map((l) => l.id));
+    const before = leaves(this.layoutRoot).map((l) => l.id);
     if (!(await this.editLayout({ kind: 'split', nodeId, direction }))) return null;
-    const added = leaves(this.layoutRoot).find((l) => !before.has(l.id))?.id ?? null;
+    const added = leaves(this.layoutRoot).find((l) => !before.includes(l.id))?.id ?? null;
     if (added) this.requestFocus(added);
     return added;
   }

@@ -184,8 +184,8 @@ export class Workspace {
   }
 
   dismissAll(): void {
-    const visible = new Set(this.visibleNotices.map((n) => n.id));
-    this.notices = this.notices.filter((n) => !visible.has(n.id));
+    const visible = this.visibleNotices.map((n) => n.id);
+    this.notices = this.notices.filter((n) => !visible.includes(n.id));
   }
 
   tabFor(root: string | undefined): ProjectTab | undefined {

@@ -73,6 +73,9 @@ export class TerminalHub {
   status = $state<Record<string, SessionStatus>>({});
 
   #gateway: Gateway;
+  // Deliberately not reactive: it holds xterm.js instances and DOM nodes, which views reach
+  // through methods; what the UI renders from lives in `status`.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   #pool = new Map<string, PooledTerminal>();
   #sequences = new KeystrokeSequences();
   #notices: HubNotices;

@@ -348,7 +348,7 @@ export function applyOp(root: LayoutNode, op: LayoutOp, newId: () => string): La
       return { ...node, node: { ...node.node, children } };
     }
     const cells = node.node.cells
-      .map((c) => ({ ...c, node: visit(c.node) ?? ({ type: 'leaf', node: { id: newId() } } as LayoutNode) }));
+      .map((c) => ({ ...c, node: visit(c.node) ?? { type: 'leaf', node: { id: newId() } } }));
     return { ...node, node: { ...node.node, cells } };
   };
   return visit(root) ?? { type: 'leaf', node: { id: newId() } };

@@ -43,7 +43,7 @@ export function parseBridgeError(reason: unknown): GatewayError {
     typeof reason === 'string'
       ? reason
       : reason && typeof reason === 'object' && 'message' in reason
-        ? String((reason as { message: unknown }).message)
+        ? String(reason.message)
         : String(reason);
   try {
     const body = JSON.parse(raw) as { code?: unknown; message?: unknown; details?: unknown };
