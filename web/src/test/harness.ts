@@ -1,27 +1,17 @@
 import { MockGateway, type MockOptions } from '../lib/adapters/mock';
 import type { ProjectDTO } from '../lib/ports';
 import { servicesContext, type Services } from '../lib/services';
-import { Workspace } from '../features/projects/workspace.svelte';
-import { TerminalHub } from '../features/terminals/terminal-hub.svelte';
+import { createServices } from '../app/services';
 
 export interface Harness extends Services {
   gateway: MockGateway;
   context: Map<symbol, Services>;
 }
 
-/** Services wired like `main.ts` does, over the in-memory gateway. */
+/** The window's services (`createServices`, as in `main.ts`) over the in-memory gateway. */
 export function harness(options: MockOptions = {}): Harness {
   const gateway = new MockGateway(options);
-  const workspace = new Workspace(gateway);
-  const terminals = new TerminalHub(gateway, {
-    report: (error, context) => workspace.report(error, context, { kind: 'terminal' }),
-    resolved: () => workspace.resolved('terminal'),
-  });
-  gateway.onPush((batch) => {
-    terminals.handlePush(batch);
-    workspace.handlePush(batch);
-  });
-  const services = { gateway, workspace, terminals };
+  const services = { ...createServices(gateway), gateway };
   return { ...services, context: servicesContext(services) };
 }
 
