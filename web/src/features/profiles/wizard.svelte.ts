@@ -42,13 +42,13 @@ export function fallbackShellProfile(platform: string): Profile {
  * profiles are ticked and kept as saved (their settings win over the detected defaults).
  */
 export class ProfileWizard {
-  rows = $state<WizardRow[]>([]);
-  selected = $state<Record<string, boolean>>({});
-  loading = $state(true);
-  saving = $state(false);
-  error = $state<string | null>(null);
+  #rows = $state.raw<WizardRow[]>([]);
+  #selected = $state.raw<Record<string, boolean>>({});
+  #loading = $state(true);
+  #saving = $state(false);
+  #error = $state<string | null>(null);
 
-  readonly selectedCount = $derived(Object.values(this.selected).filter(Boolean).length);
+  readonly #selectedCount = $derived(Object.values(this.#selected).filter(Boolean).length);
 
   #gateway: Gateway;
   #platform: string;
@@ -58,9 +58,37 @@ export class ProfileWizard {
     this.#platform = platform;
   }
 
+  /** One row per CLI the wizard offers. */
+  get rows(): readonly WizardRow[] {
+    return this.#rows;
+  }
+
+  /** Ticked rows, by profile id. */
+  get selected(): Readonly<Record<string, boolean>> {
+    return this.#selected;
+  }
+
+  get selectedCount(): number {
+    return this.#selectedCount;
+  }
+
+  /** Detection (and, when managing, the saved profiles) still in flight. */
+  get loading(): boolean {
+    return this.#loading;
+  }
+
+  get saving(): boolean {
+    return this.#saving;
+  }
+
+  /** What went wrong while loading or saving, in the user's terms. */
+  get error(): string | null {
+    return this.#error;
+  }
+
   async load(options: { current?: boolean } = {}): Promise<void> {
-    this.loading = true;
-    this.error = null;
+    this.#loading = true;
+    this.#error = null;
     const errors: string[] = [];
     const [detections, current] = await Promise.all([
       this.#gateway.profiles.detect().catch((error: unknown) => {
@@ -76,32 +104,32 @@ export class ProfileWizard {
     ]);
     const detected = detectedRows(detections, this.#platform);
     if (current) {
-      this.rows = withSavedProfiles(detected, current);
-      this.selected = Object.fromEntries(this.rows.map((r) => [r.id, current.some((p) => p.id === r.id)]));
+      this.#rows = withSavedProfiles(detected, current);
+      this.#selected = Object.fromEntries(this.#rows.map((r) => [r.id, current.some((p) => p.id === r.id)]));
     } else {
-      this.rows = detected;
-      this.selected = Object.fromEntries(this.rows.map((r) => [r.id, r.profile !== null && (r.installed || r.id === 'shell')]));
+      this.#rows = detected;
+      this.#selected = Object.fromEntries(this.#rows.map((r) => [r.id, r.profile !== null && (r.installed || r.id === 'shell')]));
     }
-    this.error = errors.length > 0 ? errors.join(' ') : null;
-    this.loading = false;
+    this.#error = errors.length > 0 ? errors.join(' ') : null;
+    this.#loading = false;
   }
 
   toggle(id: string, on: boolean): void {
-    this.selected = { ...this.selected, [id]: on };
+    this.#selected = { ...this.#selected, [id]: on };
   }
 
   /** Saves the ticked profiles; resolves to what the backend stored, or null on failure. */
   async save(): Promise<Profile[] | null> {
-    const chosen = this.rows.filter((r) => this.selected[r.id] && r.profile).map((r) => $state.snapshot(r.profile) as Profile);
-    this.saving = true;
-    this.error = null;
+    const chosen = this.#rows.flatMap((r) => (this.#selected[r.id] && r.profile ? [r.profile] : []));
+    this.#saving = true;
+    this.#error = null;
     try {
       return await this.#gateway.profiles.save(chosen);
     } catch (error) {
-      this.error = `Could not save profiles: ${asGatewayError(error).message}`;
+      this.#error = `Could not save profiles: ${asGatewayError(error).message}`;
       return null;
     } finally {
-      this.saving = false;
+      this.#saving = false;
     }
   }
 }

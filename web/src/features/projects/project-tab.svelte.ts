@@ -29,22 +29,16 @@ export interface CellNotice {
  */
 export class ProjectTab {
   readonly root: string;
-  name = $state('');
-  agents = $state<AgentDTO[]>([]);
-  layouts = $state<LayoutDoc | null>(null);
-  focusedNodeId = $state<string | null>(null);
-  highlightedNodeId = $state<string | null>(null);
-  /**
-   * Cell whose content should take the keyboard focus once rendered: its terminal after "Open
-   * shell"/"Launch agent", the new empty cell after a split. The cell clears it when done.
-   */
-  focusRequest = $state<string | null>(null);
-  cellNotices = $state<Record<string, CellNotice>>({});
-  /** Agent waiting for the user to click the cell it should launch in. */
-  pendingLaunchAgentId = $state<string | null>(null);
-  busy = $state(false);
+  #name = $state('');
+  #agents = $state.raw<AgentDTO[]>([]);
+  #layouts = $state.raw<LayoutDoc | null>(null);
+  #focusedNodeId = $state<string | null>(null);
+  #highlightedNodeId = $state<string | null>(null);
+  #focusRequest = $state<string | null>(null);
+  #cellNotices = $state.raw<Record<string, CellNotice>>({});
+  #pendingLaunchAgentId = $state<string | null>(null);
 
-  readonly layoutRoot: LayoutNode | null = $derived(activeRoot(this.layouts));
+  readonly #layoutRoot: LayoutNode | null = $derived(activeRoot(this.#layouts));
 
   #gateway: Gateway;
   #notices: TabNotices;
@@ -57,20 +51,90 @@ export class ProjectTab {
     this.refresh(dto);
   }
 
+  get name(): string {
+    return this.#name;
+  }
+
+  get agents(): readonly AgentDTO[] {
+    return this.#agents;
+  }
+
+  /** The whole `layouts.json` document as the backend last sent it; `null` when unreadable. */
+  get layouts(): LayoutDoc | null {
+    return this.#layouts;
+  }
+
+  /** Root node of the active layout. */
+  get layoutRoot(): LayoutNode | null {
+    return this.#layoutRoot;
+  }
+
+  /** The cell keyboard actions apply to (outlined). */
+  get focusedNodeId(): string | null {
+    return this.#focusedNodeId;
+  }
+
+  /** The cell "Go to cell" is pointing at, for a moment. */
+  get highlightedNodeId(): string | null {
+    return this.#highlightedNodeId;
+  }
+
+  /**
+   * Cell whose content should take the keyboard focus once rendered: its terminal after "Open
+   * shell"/"Launch agent", the new empty cell after a split. The cell calls `focusRequestDone`.
+   */
+  get focusRequest(): string | null {
+    return this.#focusRequest;
+  }
+
+  /** Messages shown inside cells, by node id. */
+  get cellNotices(): Readonly<Record<string, CellNotice>> {
+    return this.#cellNotices;
+  }
+
+  /** Agent waiting for the user to click the cell it should launch in. */
+  get pendingLaunchAgentId(): string | null {
+    return this.#pendingLaunchAgentId;
+  }
+
   refresh(dto: ProjectDTO): void {
-    this.name = dto.name;
-    this.agents = dto.agents ?? [];
-    this.layouts = dto.layouts;
+    this.#name = dto.name;
+    this.#agents = dto.agents ?? [];
+    this.#layouts = dto.layouts;
+  }
+
+  /** Takes a layout document from the backend (an edit's answer or a `layoutChanged` push). */
+  applyLayouts(doc: LayoutDoc): void {
+    this.#layouts = doc;
+    if (this.#focusedNodeId && !findLeaf(this.#layoutRoot, this.#focusedNodeId)) {
+      this.#focusedNodeId = leaves(this.#layoutRoot)[0]?.id ?? null;
+    }
+    if (this.#focusRequest && !findLeaf(this.#layoutRoot, this.#focusRequest)) this.#focusRequest = null;
+  }
+
+  /** The user clicked into or tabbed into a cell. */
+  focusCell(nodeId: string): void {
+    this.#focusedNodeId = nodeId;
+  }
+
+  /** The cell moved the keyboard focus as `focusRequest` asked. */
+  focusRequestDone(nodeId: string): void {
+    if (this.#focusRequest === nodeId) this.#focusRequest = null;
+  }
+
+  /** "Launch in cell…": the next cell clicked launches `agentId`; asking again cancels. */
+  toggleLaunchInCell(agentId: string): void {
+    this.#pendingLaunchAgentId = this.#pendingLaunchAgentId === agentId ? null : agentId;
+  }
+
+  cancelLaunchInCell(): void {
+    this.#pendingLaunchAgentId = null;
   }
 
   /** Applies one layout op; returns false (and reports) when the backend refused it. */
   async editLayout(op: LayoutOp): Promise<boolean> {
     try {
-      this.layouts = await this.#gateway.layout.edit(this.root, op);
-      if (this.focusedNodeId && !findLeaf(this.layoutRoot, this.focusedNodeId)) {
-        this.focusedNodeId = leaves(this.layoutRoot)[0]?.id ?? null;
-      }
-      if (this.focusRequest && !findLeaf(this.layoutRoot, this.focusRequest)) this.focusRequest = null;
+      this.applyLayouts(await this.#gateway.layout.edit(this.root, op));
       this.#notices.resolved('layout');
       return true;
     } catch (error) {
@@ -84,17 +148,17 @@ export class ProjectTab {
    * Returns the new cell's id, or null when the backend refused.
    */
   async splitCell(nodeId: string, direction: 'row' | 'column'): Promise<string | null> {
-    const before = leaves(this.layoutRoot).map((l) => l.id);
+    const before = leaves(this.#layoutRoot).map((l) => l.id);
     if (!(await this.editLayout({ kind: 'split', nodeId, direction }))) return null;
-    const added = leaves(this.layoutRoot).find((l) => !before.includes(l.id))?.id ?? null;
+    const added = leaves(this.#layoutRoot).find((l) => !before.includes(l.id))?.id ?? null;
     if (added) this.requestFocus(added);
     return added;
   }
 
   /** Marks `nodeId` focused and asks its view to move the keyboard focus into it. */
   requestFocus(nodeId: string): void {
-    this.focusedNodeId = nodeId;
-    this.focusRequest = nodeId;
+    this.#focusedNodeId = nodeId;
+    this.#focusRequest = nodeId;
   }
 
   /**
@@ -105,10 +169,27 @@ export class ProjectTab {
     await this.editLayout({ kind: 'close', nodeId });
   }
 
+  /**
+   * "Detach from cell": the cell becomes empty. The backend detaches (never kills) whatever ran
+   * there; the session can be shown again in an empty cell.
+   */
+  async detachCell(nodeId: string): Promise<void> {
+    await this.editLayout({ kind: 'assign', nodeId });
+  }
+
+  /** "Kill process": ends the session; the backend then pushes `sessionExited`. */
+  async killSession(sessionId: string): Promise<void> {
+    try {
+      await this.#gateway.terminals.kill(sessionId);
+    } catch (error) {
+      this.#notices.report(error, 'Kill failed', 'terminal');
+    }
+  }
+
   /** The cell keyboard shortcuts act on: the focused one, else the first. */
   targetNodeId(): string | null {
-    if (this.focusedNodeId && findLeaf(this.layoutRoot, this.focusedNodeId)) return this.focusedNodeId;
-    return leaves(this.layoutRoot)[0]?.id ?? null;
+    if (this.#focusedNodeId && findLeaf(this.#layoutRoot, this.#focusedNodeId)) return this.#focusedNodeId;
+    return leaves(this.#layoutRoot)[0]?.id ?? null;
   }
 
   async openShell(nodeId: string, cols: number, rows: number): Promise<void> {
@@ -124,10 +205,10 @@ export class ProjectTab {
 
   async launchAgent(agentId: string, nodeId: string, cols: number, rows: number): Promise<void> {
     this.clearNotice(nodeId);
-    this.pendingLaunchAgentId = null;
+    this.#pendingLaunchAgentId = null;
     try {
       const { sessionId } = await this.#gateway.agents.launch(this.root, agentId, nodeId, cols, rows);
-      this.agents = this.agents.map((a) => (a.agentId === agentId ? { ...a, running: true, sessionId } : a));
+      this.#agents = this.#agents.map((a) => (a.agentId === agentId ? { ...a, running: true, sessionId } : a));
       await this.#assign(nodeId, sessionId, agentId);
       this.requestFocus(nodeId);
     } catch (error) {
@@ -137,48 +218,48 @@ export class ProjectTab {
 
   /** Marks the agents of an exited session as stopped. */
   sessionExited(sessionId: string): void {
-    if (this.agents.some((a) => a.sessionId === sessionId)) {
-      this.agents = this.agents.map((a) => (a.sessionId === sessionId ? { ...a, running: false } : a));
+    if (this.#agents.some((a) => a.sessionId === sessionId)) {
+      this.#agents = this.#agents.map((a) => (a.sessionId === sessionId ? { ...a, running: false } : a));
     }
   }
 
   async createAgent(input: AgentInput): Promise<AgentDTO> {
     const agent = await this.#gateway.agents.create(this.root, input);
-    this.agents = [...this.agents, agent];
+    this.#agents = [...this.#agents, agent];
     return agent;
   }
 
   async updateAgent(agentId: string, input: Partial<AgentInput>): Promise<AgentDTO> {
     const agent = await this.#gateway.agents.update(this.root, agentId, input);
-    this.agents = this.agents.map((a) => (a.agentId === agentId ? agent : a));
+    this.#agents = this.#agents.map((a) => (a.agentId === agentId ? agent : a));
     return agent;
   }
 
   async deleteAgent(agentId: string): Promise<void> {
     await this.#gateway.agents.delete(this.root, agentId);
-    this.agents = this.agents.filter((a) => a.agentId !== agentId);
+    this.#agents = this.#agents.filter((a) => a.agentId !== agentId);
   }
 
   /** Focuses and briefly highlights a cell (the "Go to cell" button). */
   goToCell(nodeId: string): void {
-    this.focusedNodeId = nodeId;
-    this.highlightedNodeId = nodeId;
+    this.#focusedNodeId = nodeId;
+    this.#highlightedNodeId = nodeId;
     clearTimeout(this.#highlightTimer);
     this.#highlightTimer = setTimeout(() => {
-      if (this.highlightedNodeId === nodeId) this.highlightedNodeId = null;
+      if (this.#highlightedNodeId === nodeId) this.#highlightedNodeId = null;
     }, 1600);
   }
 
   clearNotice(nodeId: string): void {
-    if (!(nodeId in this.cellNotices)) return;
-    const next = { ...this.cellNotices };
+    if (!(nodeId in this.#cellNotices)) return;
+    const next = { ...this.#cellNotices };
     delete next[nodeId];
-    this.cellNotices = next;
+    this.#cellNotices = next;
   }
 
   agentName(agentId: string | undefined): string | null {
     if (!agentId) return null;
-    return this.agents.find((a) => a.agentId === agentId)?.name ?? null;
+    return this.#agents.find((a) => a.agentId === agentId)?.name ?? null;
   }
 
   /**
@@ -186,7 +267,7 @@ export class ProjectTab {
    * may assign the session itself when it spawns it).
    */
   async #assign(nodeId: string, session: string, agent?: string): Promise<void> {
-    const leaf = findLeaf(this.layoutRoot, nodeId);
+    const leaf = findLeaf(this.#layoutRoot, nodeId);
     if (leaf && leaf.session === session && (agent === undefined || leaf.agent === agent)) return;
     await this.editLayout(agent ? { kind: 'assign', nodeId, session, agent } : { kind: 'assign', nodeId, session });
   }
@@ -195,12 +276,12 @@ export class ProjectTab {
     const failure = asGatewayError(error);
     if (failure.code === 'AGENT_ALREADY_RUNNING') {
       const where = typeof failure.details.nodeId === 'string' ? failure.details.nodeId : undefined;
-      this.cellNotices = {
-        ...this.cellNotices,
+      this.#cellNotices = {
+        ...this.#cellNotices,
         [nodeId]: { message: failure.message || 'This agent is already running in another cell.', goToNodeId: where },
       };
       return;
     }
-    this.cellNotices = { ...this.cellNotices, [nodeId]: { message: `${context}: ${failure.message}` } };
+    this.#cellNotices = { ...this.#cellNotices, [nodeId]: { message: `${context}: ${failure.message}` } };
   }
 }

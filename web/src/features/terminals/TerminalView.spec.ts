@@ -77,7 +77,7 @@ describe('TerminalView', () => {
     await settle();
 
     expect(h.terminals.textOf('s1')).toContain('[process exited with code 3]');
-    expect(h.terminals.status.s1.alive).toBe(false);
+    expect(h.terminals.statusOf('s1')?.alive).toBe(false);
   });
 
   it('keeps the sequence going when a view of the same session is mounted again', async () => {

@@ -1,3 +1,4 @@
+import { SvelteMap } from 'svelte/reactivity';
 import { Terminal, type ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { WebglAddon } from '@xterm/addon-webgl';
@@ -70,11 +71,12 @@ export const TERMINAL_THEME: ITheme = {
  * the WebGL renderer of visible terminals. Views (`TerminalView.svelte`) only lend it a DOM node.
  */
 export class TerminalHub {
-  status = $state<Record<string, SessionStatus>>({});
+  /** What each session's cell shows (attached yet, alive, exit code); per-key reactive. */
+  #status = new SvelteMap<string, SessionStatus>();
 
   #gateway: Gateway;
   // Deliberately not reactive: it holds xterm.js instances and DOM nodes, which views reach
-  // through methods; what the UI renders from lives in `status`.
+  // through methods; what the UI renders from lives in `#status`.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   #pool = new Map<string, PooledTerminal>();
   #sequences = new KeystrokeSequences();
@@ -87,6 +89,11 @@ export class TerminalHub {
   constructor(gateway: Gateway, notices: HubNotices = { report: () => {}, resolved: () => {} }) {
     this.#gateway = gateway;
     this.#notices = notices;
+  }
+
+  /** The session's state as far as this window knows; `undefined` before any view showed it. */
+  statusOf(sessionId: string): SessionStatus | undefined {
+    return this.#status.get(sessionId);
   }
 
   /** Shows the session's terminal inside `container`, creating and attaching it if needed. */
@@ -249,7 +256,7 @@ export class TerminalHub {
     this.#pool.set(sessionId, entry);
     term.open(wrapper);
     this.#wireInput(entry);
-    this.status = { ...this.status, [sessionId]: { attached: false, alive: true, exitCode: null } };
+    this.#status.set(sessionId, { attached: false, alive: true, exitCode: null });
     void this.#attach(entry);
     return entry;
   }
@@ -259,7 +266,7 @@ export class TerminalHub {
     const seq = this.#sequences.for(sessionId);
     let copyTimer: ReturnType<typeof setTimeout> | undefined;
     const send = (data: string) => {
-      if (this.status[sessionId]?.alive === false) return;
+      if (this.#status.get(sessionId)?.alive === false) return;
       void this.#gateway.terminals.write(sessionId, seq.next(), data).then(
         () => {
           if (!this.#typingFailed) return;
@@ -316,14 +323,14 @@ export class TerminalHub {
       if (result.scrollback) entry.term.write(result.scrollback);
       entry.end = result.end ?? 0;
       for (const chunk of pending) this.#writeFrom(entry, chunk.text, chunk.offset);
-      const alive = result.alive && this.status[sessionId]?.alive !== false;
-      const exitCode = this.status[sessionId]?.exitCode ?? result.exitCode;
-      this.status = { ...this.status, [sessionId]: { attached: true, alive, exitCode } };
+      const alive = result.alive && this.#status.get(sessionId)?.alive !== false;
+      const exitCode = this.#status.get(sessionId)?.exitCode ?? result.exitCode;
+      this.#status.set(sessionId, { attached: true, alive, exitCode });
       if (alive) this.#sendSize(entry);
     } catch (error) {
       entry.pending = null;
       const message = error instanceof Error ? error.message : String(error);
-      this.status = { ...this.status, [sessionId]: { attached: true, alive: false, exitCode: null, error: message } };
+      this.#status.set(sessionId, { attached: true, alive: false, exitCode: null, error: message });
     }
   }
 
@@ -331,7 +338,7 @@ export class TerminalHub {
   #sendSize(entry: PooledTerminal): void {
     const { sessionId, term } = entry;
     const size = `${term.cols}x${term.rows}`;
-    if (size === entry.sentSize || this.status[sessionId]?.alive === false) return;
+    if (size === entry.sentSize || this.#status.get(sessionId)?.alive === false) return;
     entry.sentSize = size;
     void this.#gateway.terminals.resize(sessionId, term.cols, term.rows).catch(() => {});
   }
@@ -346,11 +353,8 @@ export class TerminalHub {
   }
 
   #exited(sessionId: string, exitCode: number | null): void {
-    const previous = this.status[sessionId];
-    this.status = {
-      ...this.status,
-      [sessionId]: { attached: previous?.attached ?? false, alive: false, exitCode },
-    };
+    const previous = this.#status.get(sessionId);
+    this.#status.set(sessionId, { attached: previous?.attached ?? false, alive: false, exitCode });
     const entry = this.#pool.get(sessionId);
     if (!entry) return;
     const line = `\r\n\x1b[90m[process exited${exitCode === null ? '' : ` with code ${exitCode}`}]\x1b[0m\r\n`;
