@@ -22,7 +22,7 @@ export function project(root: string, overrides: Partial<ProjectDTO> = {}): Proj
     name: root.split('/').pop() ?? root,
     agents: [],
     problems: [],
-    liveSessions: {},
+    sessions: [],
     layouts: {
       version: 1,
       activeId: 'L1',

@@ -87,14 +87,16 @@ describe('layout', () => {
     expect((screen.getAllByTestId('cell')[0].parentElement as HTMLElement).style.gridArea).toContain('span 2');
   });
 
-  it('opens a shell in an empty cell and assigns the session to the leaf', async () => {
+  it('opens a shell in an empty cell from the layouts openShell returns, sending no assign', async () => {
     const h = harness({ projects: [project('/p')] });
     await openProject(h);
 
     await fireEvent.click(screen.getByTestId('open-shell'));
     const terminal = await screen.findByTestId('terminal');
     expect(terminal.dataset.sessionId).toBe('s1');
-    expect(h.gateway.callsOf('layout.edit').at(-1)).toEqual(['/p', { kind: 'assign', nodeId: 'n1', session: 's1' }]);
+    expect(h.gateway.callsOf('terminals.openShell')).toEqual([['/p', 'n1', expect.any(Number), expect.any(Number)]]);
+    await settle();
+    expect(h.gateway.callsOf('layout.edit')).toEqual([]);
   });
 
   it('writes a launch failure in red inside the cell, without crashing', async () => {

@@ -3,11 +3,13 @@ import {
   asGatewayError,
   type AgentDTO,
   type AgentInput,
+  type AgentState,
   type Gateway,
   type LayoutDoc,
   type LayoutNode,
   type LayoutOp,
   type ProjectDTO,
+  type SessionDTO,
 } from '../../lib/ports';
 
 /** How a tab reports failed actions to the banner, and clears them after a success. */
@@ -24,14 +26,18 @@ export interface CellNotice {
 }
 
 /**
- * One open project = one tab: its DTO, the layout document, and per-cell UI state. Every
- * layout change goes through `layout.edit` and the tab re-renders from the returned document.
+ * One open project = one tab: its DTO, the layout document, the project's sessions, and
+ * per-cell UI state. The layout document is only ever the backend's: the answer of
+ * `layout.edit`, `terminals.openShell`, `agents.launch`, or a `layoutChanged` push. The session
+ * list starts from the DTO and follows the `session*` pushes; agents' running state follows
+ * `agentStateChanged`.
  */
 export class ProjectTab {
   readonly root: string;
   #name = $state('');
   #agents = $state.raw<AgentDTO[]>([]);
   #layouts = $state.raw<LayoutDoc | null>(null);
+  #sessions = $state.raw<SessionDTO[]>([]);
   #focusedNodeId = $state<string | null>(null);
   #highlightedNodeId = $state<string | null>(null);
   #focusRequest = $state<string | null>(null);
@@ -39,6 +45,10 @@ export class ProjectTab {
   #pendingLaunchAgentId = $state<string | null>(null);
 
   readonly #layoutRoot: LayoutNode | null = $derived(activeRoot(this.#layouts));
+  readonly #detachedSessions: SessionDTO[] = $derived.by(() => {
+    const shown = leaves(this.#layoutRoot).map((l) => l.session);
+    return this.#sessions.filter((s) => s.alive && !shown.includes(s.sessionId));
+  });
 
   #gateway: Gateway;
   #notices: TabNotices;
@@ -62,6 +72,16 @@ export class ProjectTab {
   /** The whole `layouts.json` document as the backend last sent it; `null` when unreadable. */
   get layouts(): LayoutDoc | null {
     return this.#layouts;
+  }
+
+  /** Every session of the project the backend holds (running, or ended but shown in a cell). */
+  get sessions(): readonly SessionDTO[] {
+    return this.#sessions;
+  }
+
+  /** Live sessions no leaf of the active layout shows: an empty cell offers to show them. */
+  get detachedSessions(): readonly SessionDTO[] {
+    return this.#detachedSessions;
   }
 
   /** Root node of the active layout. */
@@ -101,6 +121,7 @@ export class ProjectTab {
     this.#name = dto.name;
     this.#agents = dto.agents ?? [];
     this.#layouts = dto.layouts;
+    this.#sessions = dto.sessions ?? [];
   }
 
   /** Takes a layout document from the backend (an edit's answer or a `layoutChanged` push). */
@@ -192,35 +213,76 @@ export class ProjectTab {
     return leaves(this.#layoutRoot)[0]?.id ?? null;
   }
 
+  /** Starts a shell in the cell; the backend puts it there and answers with the layouts. */
   async openShell(nodeId: string, cols: number, rows: number): Promise<void> {
     this.clearNotice(nodeId);
     try {
-      const { sessionId } = await this.#gateway.terminals.openShell(this.root, nodeId, cols, rows);
-      await this.#assign(nodeId, sessionId);
+      const { layouts } = await this.#gateway.terminals.openShell(this.root, nodeId, cols, rows);
+      this.applyLayouts(layouts);
       this.requestFocus(nodeId);
     } catch (error) {
       this.#cellFailure(nodeId, error, 'Could not open a shell');
     }
   }
 
+  /**
+   * Starts the agent in the cell, or re-attaches its running session there. The backend writes
+   * `session`, `agent` and `agentWasRunning` into the leaf and answers with the layouts; no
+   * `assign` follows (a stale one would erase `agentWasRunning`).
+   */
   async launchAgent(agentId: string, nodeId: string, cols: number, rows: number): Promise<void> {
     this.clearNotice(nodeId);
     this.#pendingLaunchAgentId = null;
     try {
-      const { sessionId } = await this.#gateway.agents.launch(this.root, agentId, nodeId, cols, rows);
-      this.#agents = this.#agents.map((a) => (a.agentId === agentId ? { ...a, running: true, sessionId } : a));
-      await this.#assign(nodeId, sessionId, agentId);
+      const { layouts } = await this.#gateway.agents.launch(this.root, agentId, nodeId, cols, rows);
+      this.applyLayouts(layouts);
       this.requestFocus(nodeId);
     } catch (error) {
       this.#cellFailure(nodeId, error, 'Launch failed');
     }
   }
 
-  /** Marks the agents of an exited session as stopped. */
-  sessionExited(sessionId: string): void {
-    if (this.#agents.some((a) => a.sessionId === sessionId)) {
-      this.#agents = this.#agents.map((a) => (a.sessionId === sessionId ? { ...a, running: false } : a));
+  /**
+   * Shows a detached session in an empty cell: a shell is assigned to it; an agent goes
+   * through `agents.launch`, which re-attaches it. The terminal repaints from the scrollback.
+   */
+  async showSession(nodeId: string, session: SessionDTO, cols: number, rows: number): Promise<void> {
+    if (session.kind === 'agent' && session.agentId) {
+      await this.launchAgent(session.agentId, nodeId, cols, rows);
+      return;
     }
+    if (await this.editLayout({ kind: 'assign', nodeId, session: session.sessionId })) this.requestFocus(nodeId);
+  }
+
+  /** `sessionStarted`: the project has a new session (or news of a known one). */
+  sessionStarted(session: SessionDTO): void {
+    const known = this.#sessions.some((s) => s.sessionId === session.sessionId);
+    this.#sessions = known
+      ? this.#sessions.map((s) => (s.sessionId === session.sessionId ? session : s))
+      : [...this.#sessions, session];
+  }
+
+  /** `sessionExited`: the session's process ended. */
+  sessionExited(sessionId: string, exitCode: number | null): void {
+    if (!this.#sessions.some((s) => s.sessionId === sessionId)) return;
+    this.#sessions = this.#sessions.map((s) => (s.sessionId === sessionId ? { ...s, alive: false, exitCode } : s));
+  }
+
+  /** `sessionReleased`: the backend forgot the session; so does the tab. */
+  sessionReleased(sessionId: string): void {
+    if (!this.#sessions.some((s) => s.sessionId === sessionId)) return;
+    this.#sessions = this.#sessions.filter((s) => s.sessionId !== sessionId);
+  }
+
+  /** `agentStateChanged`: the agent runs (in `sessionId`) or stopped, as the backend says. */
+  agentStateChanged(agentId: string, state: AgentState, sessionId?: string): void {
+    if (!this.#agents.some((a) => a.agentId === agentId)) return;
+    this.#agents = this.#agents.map((a) => {
+      if (a.agentId !== agentId) return a;
+      const next: AgentDTO = { ...a, running: state === 'running', sessionId };
+      if (sessionId === undefined) delete next.sessionId;
+      return next;
+    });
   }
 
   async createAgent(input: AgentInput): Promise<AgentDTO> {
@@ -260,16 +322,6 @@ export class ProjectTab {
   agentName(agentId: string | undefined): string | null {
     if (!agentId) return null;
     return this.#agents.find((a) => a.agentId === agentId)?.name ?? null;
-  }
-
-  /**
-   * Puts the new session into the leaf, unless a `layoutChanged` push already did (the backend
-   * may assign the session itself when it spawns it).
-   */
-  async #assign(nodeId: string, session: string, agent?: string): Promise<void> {
-    const leaf = findLeaf(this.#layoutRoot, nodeId);
-    if (leaf && leaf.session === session && (agent === undefined || leaf.agent === agent)) return;
-    await this.editLayout(agent ? { kind: 'assign', nodeId, session, agent } : { kind: 'assign', nodeId, session });
   }
 
   #cellFailure(nodeId: string, error: unknown, context: string): void {

@@ -243,20 +243,33 @@ export class Workspace {
     return this.#tabs.find((t) => rootKey(t.root) === key);
   }
 
-  /** Domain events of a push batch (terminal output is routed by the terminal hub). */
+  /**
+   * Domain events of a push batch, each to the tab of its project (terminal output and the
+   * hub's share of session events are routed by the terminal hub).
+   */
   handlePush(batch: PushBatch): void {
     for (const event of batch.events ?? []) {
+      if (event.type === 'problem') {
+        this.#addNotice('problem', event.file, event.message, this.tabFor(event.root)?.root);
+        continue;
+      }
+      const tab = this.tabFor(event.root);
+      if (!tab) continue;
       switch (event.type) {
-        case 'problem':
-          this.#addNotice('problem', event.file, event.message, this.tabFor(event.root)?.root);
+        case 'layoutChanged':
+          tab.applyLayouts(event.layouts);
           break;
-        case 'layoutChanged': {
-          const tab = this.tabFor(event.root);
-          tab?.applyLayouts(event.layouts);
+        case 'sessionStarted':
+          tab.sessionStarted(event.session);
           break;
-        }
         case 'sessionExited':
-          for (const tab of this.#tabs) tab.sessionExited(event.sessionId);
+          tab.sessionExited(event.sessionId, event.exitCode);
+          break;
+        case 'sessionReleased':
+          tab.sessionReleased(event.sessionId);
+          break;
+        case 'agentStateChanged':
+          tab.agentStateChanged(event.agentId, event.state, event.sessionId);
           break;
       }
     }

@@ -8,8 +8,7 @@ type FakeTerminal = Terminal & { written: string[]; emitData(data: string): void
 const instances = () => (Terminal as unknown as { instances: FakeTerminal[] }).instances;
 
 function spawned(h: ReturnType<typeof harness>, scrollback = '$ ') {
-  h.gateway.sessions.set('s1', { alive: true, exitCode: null, scrollback });
-  return 's1';
+  return h.gateway.seedSession({ sessionId: 's1', root: '/p', scrollback });
 }
 
 describe('TerminalView', () => {
@@ -73,7 +72,7 @@ describe('TerminalView', () => {
     render(TerminalView, { props: { sessionId: spawned(h) }, context: h.context });
     await settle();
 
-    h.gateway.push({ events: [{ type: 'sessionExited', sessionId: 's1', exitCode: 3 }] });
+    h.gateway.push({ events: [{ type: 'sessionExited', root: '/p', sessionId: 's1', exitCode: 3 }] });
     await settle();
 
     expect(h.terminals.textOf('s1')).toContain('[process exited with code 3]');

@@ -5,7 +5,7 @@ import { WebglAddon } from '@xterm/addon-webgl';
 import { AckCounter } from '../../lib/domain/ack-counter';
 import { unseenPart, type PendingChunk } from '../../lib/domain/attach-merge';
 import { KeystrokeSequences } from '../../lib/domain/keystroke-sequence';
-import type { Gateway, PushBatch } from '../../lib/ports';
+import { asGatewayError, type Gateway, type PushBatch } from '../../lib/ports';
 import { copyText } from './clipboard';
 import { isAppShortcut } from '../layout/shortcuts';
 
@@ -69,6 +69,10 @@ export const TERMINAL_THEME: ITheme = {
  * Owns the xterm.js terminals of all sessions shown in this window: keystrokes (numbered per
  * session), output from pushes with flow-control acks, re-attach/repaint, resize, clipboard and
  * the WebGL renderer of visible terminals. Views (`TerminalView.svelte`) only lend it a DOM node.
+ *
+ * Resize discipline: the PTY is resized only once `attach` said the session is alive, and never
+ * after the hub knows it ended (`sessionExited`, `attach` → `alive: false`, or a resize answered
+ * `NOT_FOUND`, which quietly marks it ended). `sessionReleased` drops all it kept per session.
  */
 export class TerminalHub {
   /** What each session's cell shows (attached yet, alive, exit code); per-key reactive. */
@@ -146,6 +150,7 @@ export class TerminalHub {
     }
     for (const event of batch.events ?? []) {
       if (event.type === 'sessionExited') this.#exited(event.sessionId, event.exitCode);
+      else if (event.type === 'sessionReleased') this.#released(event.sessionId);
     }
   }
 
@@ -334,13 +339,27 @@ export class TerminalHub {
     }
   }
 
-  /** Tells the PTY the terminal's size, once per distinct size, while the session lives. */
+  /**
+   * Tells the PTY the terminal's size, once per distinct size, and only between an `attach`
+   * that found the session alive and the end of the session. A `NOT_FOUND` answer means the
+   * backend has no such PTY any more: the session is marked ended, without a banner.
+   */
   #sendSize(entry: PooledTerminal): void {
     const { sessionId, term } = entry;
+    const status = this.#status.get(sessionId);
+    if (!status?.attached || !status.alive) return;
     const size = `${term.cols}x${term.rows}`;
-    if (size === entry.sentSize || this.#status.get(sessionId)?.alive === false) return;
+    if (size === entry.sentSize) return;
     entry.sentSize = size;
-    void this.#gateway.terminals.resize(sessionId, term.cols, term.rows).catch(() => {});
+    void this.#gateway.terminals.resize(sessionId, term.cols, term.rows).catch((error: unknown) => {
+      if (asGatewayError(error).code === 'NOT_FOUND') this.#endedQuietly(sessionId);
+    });
+  }
+
+  /** The backend no longer knows the session: shown as ended, no exit line, no banner. */
+  #endedQuietly(sessionId: string): void {
+    const status = this.#status.get(sessionId);
+    if (status?.alive) this.#status.set(sessionId, { ...status, alive: false });
   }
 
   #writeOutput(entry: PooledTerminal, text: string): void {
@@ -352,14 +371,21 @@ export class TerminalHub {
     if (due > 0) void this.#gateway.terminals.ack(entry.sessionId, due).catch(() => {});
   }
 
+  /** `sessionExited`: a session this window shows (or showed) ended; others are not recorded. */
   #exited(sessionId: string, exitCode: number | null): void {
     const previous = this.#status.get(sessionId);
-    this.#status.set(sessionId, { attached: previous?.attached ?? false, alive: false, exitCode });
+    if (previous) this.#status.set(sessionId, { attached: previous.attached, alive: false, exitCode });
     const entry = this.#pool.get(sessionId);
     if (!entry) return;
     const line = `\r\n\x1b[90m[process exited${exitCode === null ? '' : ` with code ${exitCode}`}]\x1b[0m\r\n`;
     if (entry.pending) entry.pending.push({ text: line, offset: undefined });
     else entry.term.write(line);
+  }
+
+  /** `sessionReleased`: the backend forgot the session; so does the hub (status, keystroke seq). */
+  #released(sessionId: string): void {
+    this.#status.delete(sessionId);
+    this.#sequences.forget(sessionId);
   }
 
   #dropWebgl(entry: PooledTerminal): void {
