@@ -1,5 +1,7 @@
 import { MockGateway, type MockOptions } from '../lib/adapters/mock';
-import type { ProjectDTO } from '../lib/ports';
+import { render, screen } from '@testing-library/svelte';
+import App from '../App.svelte';
+import type { AgentDTO, ProjectDTO } from '../lib/ports';
 import { servicesContext, type Services } from '../lib/services';
 import { createServices } from '../app/services';
 
@@ -30,6 +32,19 @@ export function project(root: string, overrides: Partial<ProjectDTO> = {}): Proj
     },
     ...overrides,
   };
+}
+
+/** An agent as the backend lists it (stopped, not synchronized, no skills). */
+export function agent(agentId: string, name: string, profileId = 'claude-code'): AgentDTO {
+  return { agentId, name, mdPath: `agents/${name.toLowerCase()}.md`, profileId, synchronized: false, skills: [], running: false };
+}
+
+/** Renders the whole app over the harness, starts it and opens `root`; resolves once cells show. */
+export async function openProject(h: Harness, root = '/p'): Promise<void> {
+  render(App, { props: { services: h }, context: h.context });
+  await h.workspace.start();
+  await h.workspace.open(root);
+  await screen.findAllByTestId('cell');
 }
 
 /** Lets pending promise chains settle. */

@@ -1,26 +1,9 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import App from '../../App.svelte';
 import { leaves, activeRoot } from '../../lib/domain/layout-tree';
-import type { AgentDTO } from '../../lib/ports';
-import { harness, project, settle } from '../../test/harness';
+import { agent, harness, openProject, project, settle } from '../../test/harness';
 
-const coder: AgentDTO = {
-  agentId: 'a1',
-  name: 'Coder',
-  mdPath: 'agents/coder.md',
-  profileId: 'claude-code',
-  synchronized: false,
-  skills: [],
-  running: false,
-};
-
-async function openProject(h: ReturnType<typeof harness>, root = '/p') {
-  render(App, { props: { services: h }, context: h.context });
-  await h.workspace.start();
-  await h.workspace.open(root);
-  await screen.findAllByTestId('cell');
-}
+const coder = agent('a1', 'Coder');
 
 /** The leaves of the active layout as the mock backend has them on "disk". */
 function storedLeaves(h: ReturnType<typeof harness>, root = '/p') {
