@@ -5,8 +5,7 @@ import App from './App.svelte';
 import { MockGateway } from './lib/adapters/mock';
 import { createPywebviewGateway, installPushReceiver, waitForBridge } from './lib/adapters/pywebview';
 import type { Gateway } from './lib/ports';
-import { Workspace } from './features/projects/workspace.svelte';
-import { TerminalHub } from './features/terminals/terminal-hub.svelte';
+import { createServices } from './app/services';
 
 declare global {
   interface Window {
@@ -40,18 +39,10 @@ async function chooseGateway(): Promise<Gateway> {
 
 async function boot(): Promise<void> {
   const gateway = await chooseGateway();
-  const workspace = new Workspace(gateway);
-  const terminals = new TerminalHub(gateway, {
-    report: (error, context) => workspace.report(error, context, { kind: 'terminal' }),
-    resolved: () => workspace.resolved('terminal'),
-  });
-  gateway.onPush((batch) => {
-    terminals.handlePush(batch);
-    workspace.handlePush(batch);
-  });
-  window.__ideaTerminalText = (sessionId) => terminals.textOf(sessionId);
-  mount(App, { target: document.getElementById('app')!, props: { services: { gateway, workspace, terminals } } });
-  await workspace.start();
+  const services = createServices(gateway);
+  window.__ideaTerminalText = (sessionId) => services.terminals.textOf(sessionId);
+  mount(App, { target: document.getElementById('app')!, props: { services } });
+  await services.workspace.start();
   window.__ideaReady = true;
 }
 

@@ -1,7 +1,9 @@
 /**
  * What the UI needs from the backend, independent of the transport (docs/contracts.md §4).
  * Components receive a `Gateway` through context and never touch `window.pywebview`.
- * All DTOs are camelCase, exactly as they cross the bridge.
+ * All DTOs are camelCase, exactly as they cross the bridge. A gateway method resolves with the
+ * DTO or rejects with a `GatewayError`; how that travels (the `{ok}` / `{error}` envelope of the
+ * pywebview bridge) is the adapter's business (`adapters/pywebview.ts`).
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -139,9 +141,21 @@ export interface AgentInput {
   profileId: string;
 }
 
-export interface LiveSession {
+export type SessionKind = 'shell' | 'agent';
+
+/**
+ * A PTY session the backend holds for a project: running, or ended but still shown in some
+ * cell. A session in no cell ("detached") is listed too; the UI offers to show it again.
+ */
+export interface SessionDTO {
+  sessionId: string;
+  kind: SessionKind;
+  /** For `kind: 'agent'`: the agent it runs. */
   agentId?: string;
   alive: boolean;
+  exitCode: number | null;
+  /** What to call it in the UI ("Show <title>"). */
+  title: string;
 }
 
 export interface ProjectDTO {
@@ -150,12 +164,29 @@ export interface ProjectDTO {
   agents: AgentDTO[];
   layouts: LayoutDoc | null;
   problems: Problem[];
-  liveSessions: Record<string, LiveSession>;
+  /** Every session of the project the backend still holds (see `SessionDTO`). */
+  sessions: SessionDTO[];
 }
 
+/**
+ * `terminals.openShell`: the new session, and the layout document in which the backend has
+ * already put it into the cell (the UI sends no `assign` of its own).
+ */
+export interface ShellResult {
+  sessionId: string;
+  layouts: LayoutDoc;
+}
+
+/**
+ * `agents.launch`: the session (`reattached` when the agent was running already, e.g.
+ * detached), and the layout document in which the backend has already written the cell's
+ * `session`, `agent` and `agentWasRunning: true` (the UI sends no `assign` of its own: a stale
+ * one would erase `agentWasRunning`).
+ */
 export interface LaunchResult {
   sessionId: string;
   reattached: boolean;
+  layouts: LayoutDoc;
 }
 
 export interface AttachResult {
@@ -169,10 +200,20 @@ export interface AttachResult {
 // ---------------------------------------------------------------------------------------------
 // Pushes (Python → JS)
 
+export type AgentState = 'running' | 'stopped';
+
+/**
+ * Domain events of a push batch. `layoutChanged` follows any backend-side layout change
+ * (launches and `openShell` included); `sessionReleased` means the backend forgot an ended
+ * session that no cell shows: the UI drops every trace of it.
+ */
 export type PushEvent =
-  | { type: 'sessionExited'; sessionId: string; exitCode: number | null }
   | { type: 'problem'; root?: string; file: string; message: string }
-  | { type: 'layoutChanged'; root: string; layouts: LayoutDoc };
+  | { type: 'layoutChanged'; root: string; layouts: LayoutDoc }
+  | { type: 'sessionStarted'; root: string; session: SessionDTO }
+  | { type: 'sessionExited'; root: string; sessionId: string; exitCode: number | null }
+  | { type: 'sessionReleased'; root: string; sessionId: string }
+  | { type: 'agentStateChanged'; root: string; agentId: string; state: AgentState; sessionId?: string };
 
 export interface PushBatch {
   output?: Record<string, string>;
@@ -242,7 +283,10 @@ export interface ProjectsGateway {
 }
 
 export interface LayoutGateway {
-  /** Applies one op to the active layout; returns the whole document. */
+  /**
+   * Applies one op to the active layout; returns the whole document. `assign` without a
+   * session empties the cell: the backend detaches (never kills) what ran there.
+   */
   edit(root: string, op: LayoutOp): Promise<LayoutDoc>;
 }
 
@@ -251,14 +295,20 @@ export interface AgentsGateway {
   update(root: string, agentId: string, input: Partial<AgentInput>): Promise<AgentDTO>;
   delete(root: string, agentId: string): Promise<null>;
   persona(root: string, agentId: string): Promise<string>;
+  /**
+   * Starts the agent in cell `nodeId` (cols × rows), or re-attaches its running session there.
+   * Errors: `COMMAND_NOT_FOUND`, `AGENT_ALREADY_RUNNING` (details.nodeId: where it is shown).
+   */
   launch(root: string, agentId: string, nodeId: string, cols: number, rows: number): Promise<LaunchResult>;
 }
 
 export interface TerminalsGateway {
-  openShell(root: string, nodeId: string, cols: number, rows: number): Promise<{ sessionId: string }>;
+  /** Starts a shell in cell `nodeId` (cols × rows); the returned layouts already show it. */
+  openShell(root: string, nodeId: string, cols: number, rows: number): Promise<ShellResult>;
   attach(sessionId: string): Promise<AttachResult>;
   /** `seq` is a per-session counter from 0; the backend applies writes in seq order. */
   write(sessionId: string, seq: number, data: string): Promise<null>;
+  /** Only for a session `attach` reported alive; `NOT_FOUND` once the backend has no such PTY. */
   resize(sessionId: string, cols: number, rows: number): Promise<null>;
   kill(sessionId: string): Promise<null>;
   /** Flow control: characters consumed by xterm.js since the last ack (SPEC §5). */

@@ -1,27 +1,19 @@
 import { MockGateway, type MockOptions } from '../lib/adapters/mock';
-import type { ProjectDTO } from '../lib/ports';
+import { render, screen } from '@testing-library/svelte';
+import App from '../App.svelte';
+import type { AgentDTO, ProjectDTO } from '../lib/ports';
 import { servicesContext, type Services } from '../lib/services';
-import { Workspace } from '../features/projects/workspace.svelte';
-import { TerminalHub } from '../features/terminals/terminal-hub.svelte';
+import { createServices } from '../app/services';
 
 export interface Harness extends Services {
   gateway: MockGateway;
   context: Map<symbol, Services>;
 }
 
-/** Services wired like `main.ts` does, over the in-memory gateway. */
+/** The window's services (`createServices`, as in `main.ts`) over the in-memory gateway. */
 export function harness(options: MockOptions = {}): Harness {
   const gateway = new MockGateway(options);
-  const workspace = new Workspace(gateway);
-  const terminals = new TerminalHub(gateway, {
-    report: (error, context) => workspace.report(error, context, { kind: 'terminal' }),
-    resolved: () => workspace.resolved('terminal'),
-  });
-  gateway.onPush((batch) => {
-    terminals.handlePush(batch);
-    workspace.handlePush(batch);
-  });
-  const services = { gateway, workspace, terminals };
+  const services = { ...createServices(gateway), gateway };
   return { ...services, context: servicesContext(services) };
 }
 
@@ -32,7 +24,7 @@ export function project(root: string, overrides: Partial<ProjectDTO> = {}): Proj
     name: root.split('/').pop() ?? root,
     agents: [],
     problems: [],
-    liveSessions: {},
+    sessions: [],
     layouts: {
       version: 1,
       activeId: 'L1',
@@ -40,6 +32,19 @@ export function project(root: string, overrides: Partial<ProjectDTO> = {}): Proj
     },
     ...overrides,
   };
+}
+
+/** An agent as the backend lists it (stopped, not synchronized, no skills). */
+export function agent(agentId: string, name: string, profileId = 'claude-code'): AgentDTO {
+  return { agentId, name, mdPath: `agents/${name.toLowerCase()}.md`, profileId, synchronized: false, skills: [], running: false };
+}
+
+/** Renders the whole app over the harness, starts it and opens `root`; resolves once cells show. */
+export async function openProject(h: Harness, root = '/p'): Promise<void> {
+  render(App, { props: { services: h }, context: h.context });
+  await h.workspace.start();
+  await h.workspace.open(root);
+  await screen.findAllByTestId('cell');
 }
 
 /** Lets pending promise chains settle. */

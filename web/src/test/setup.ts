@@ -6,5 +6,5 @@ if (typeof globalThis.ResizeObserver !== 'function') {
     observe(): void {}
     unobserve(): void {}
     disconnect(): void {}
-  } as unknown as typeof ResizeObserver;
+  };
 }

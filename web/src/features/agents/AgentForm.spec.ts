@@ -54,10 +54,10 @@ describe('agents panel', () => {
     await waitFor(() => expect(h.gateway.callsOf('agents.update')).toHaveLength(1));
     expect(h.gateway.callsOf('agents.update')[0][2]).toMatchObject({ persona: 'new' });
 
-    vi.spyOn(window, 'confirm');
+    const confirm = vi.spyOn(window, 'confirm');
     await fireEvent.click(screen.getByTestId('delete-agent'));
     await fireEvent.click(screen.getByTestId('confirm-delete-agent'));
     await waitFor(() => expect(screen.queryByTestId('agent-item')).not.toBeInTheDocument());
-    expect(window.confirm).not.toHaveBeenCalled();
+    expect(confirm).not.toHaveBeenCalled();
   });
 });

@@ -2,18 +2,7 @@ import { render, screen } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import App from '../../App.svelte';
 import { BUILTIN_PROFILES } from '../../lib/adapters/mock';
-import type { AgentDTO } from '../../lib/ports';
-import { harness, project } from '../../test/harness';
-
-const agent = (agentId: string, name: string, profileId: string): AgentDTO => ({
-  agentId,
-  name,
-  mdPath: `agents/${name.toLowerCase()}.md`,
-  profileId,
-  synchronized: false,
-  skills: [],
-  running: false,
-});
+import { agent, harness, project } from '../../test/harness';
 
 describe('AgentsPanel', () => {
   it('shows the raw id, with a warning, for an agent whose profile is not configured', async () => {

@@ -1,25 +1,9 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import App from '../../App.svelte';
-import { GatewayError, type AgentDTO } from '../../lib/ports';
-import { harness, project, settle } from '../../test/harness';
+import { GatewayError } from '../../lib/ports';
+import { agent, harness, openProject, project, settle } from '../../test/harness';
 
-const coder: AgentDTO = {
-  agentId: 'a1',
-  name: 'Coder',
-  mdPath: 'agents/coder.md',
-  profileId: 'claude-code',
-  synchronized: false,
-  skills: [],
-  running: false,
-};
-
-async function openProject(h: ReturnType<typeof harness>, root = '/p') {
-  render(App, { props: { services: h }, context: h.context });
-  await h.workspace.start();
-  await h.workspace.open(root);
-  await screen.findAllByTestId('cell');
-}
+const coder = agent('a1', 'Coder');
 
 describe('layout', () => {
   it('splits a cell right, then closes the new one', async () => {
@@ -87,14 +71,16 @@ describe('layout', () => {
     expect((screen.getAllByTestId('cell')[0].parentElement as HTMLElement).style.gridArea).toContain('span 2');
   });
 
-  it('opens a shell in an empty cell and assigns the session to the leaf', async () => {
+  it('opens a shell in an empty cell from the layouts openShell returns, sending no assign', async () => {
     const h = harness({ projects: [project('/p')] });
     await openProject(h);
 
     await fireEvent.click(screen.getByTestId('open-shell'));
     const terminal = await screen.findByTestId('terminal');
     expect(terminal.dataset.sessionId).toBe('s1');
-    expect(h.gateway.callsOf('layout.edit').at(-1)).toEqual(['/p', { kind: 'assign', nodeId: 'n1', session: 's1' }]);
+    expect(h.gateway.callsOf('terminals.openShell')).toEqual([['/p', 'n1', expect.any(Number), expect.any(Number)]]);
+    await settle();
+    expect(h.gateway.callsOf('layout.edit')).toEqual([]);
   });
 
   it('writes a launch failure in red inside the cell, without crashing', async () => {

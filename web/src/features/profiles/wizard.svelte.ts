@@ -42,13 +42,13 @@ export function fallbackShellProfile(platform: string): Profile {
  * profiles are ticked and kept as saved (their settings win over the detected defaults).
  */
 export class ProfileWizard {
-  rows = $state<WizardRow[]>([]);
-  selected = $state<Record<string, boolean>>({});
-  loading = $state(true);
-  saving = $state(false);
-  error = $state<string | null>(null);
+  #rows = $state.raw<WizardRow[]>([]);
+  #selected = $state.raw<Record<string, boolean>>({});
+  #loading = $state(true);
+  #saving = $state(false);
+  #error = $state<string | null>(null);
 
-  readonly selectedCount = $derived(Object.values(this.selected).filter(Boolean).length);
+  readonly #selectedCount = $derived(Object.values(this.#selected).filter(Boolean).length);
 
   #gateway: Gateway;
   #platform: string;
@@ -58,9 +58,37 @@ export class ProfileWizard {
     this.#platform = platform;
   }
 
+  /** One row per CLI the wizard offers. */
+  get rows(): readonly WizardRow[] {
+    return this.#rows;
+  }
+
+  /** Ticked rows, by profile id. */
+  get selected(): Readonly<Record<string, boolean>> {
+    return this.#selected;
+  }
+
+  get selectedCount(): number {
+    return this.#selectedCount;
+  }
+
+  /** Detection (and, when managing, the saved profiles) still in flight. */
+  get loading(): boolean {
+    return this.#loading;
+  }
+
+  get saving(): boolean {
+    return this.#saving;
+  }
+
+  /** What went wrong while loading or saving, in the user's terms. */
+  get error(): string | null {
+    return this.#error;
+  }
+
   async load(options: { current?: boolean } = {}): Promise<void> {
-    this.loading = true;
-    this.error = null;
+    this.#loading = true;
+    this.#error = null;
     const errors: string[] = [];
     const [detections, current] = await Promise.all([
       this.#gateway.profiles.detect().catch((error: unknown) => {
@@ -74,48 +102,57 @@ export class ProfileWizard {
           })
         : Promise.resolve(null),
     ]);
-    const byId = new Map(detections.map((d) => [d.profile.id, d]));
-    const known = WIZARD_PROFILE_IDS.map((id) => byId.get(id) ?? null);
-    const extra = detections.filter((d) => !(WIZARD_PROFILE_IDS as readonly string[]).includes(d.profile.id));
-    const detected = [
-      ...WIZARD_PROFILE_IDS.map((id, i) => toRow(id, known[i], this.#platform)),
-      ...extra.map((d) => toRow(d.profile.id, d, this.#platform)),
-    ];
+    const detected = detectedRows(detections, this.#platform);
     if (current) {
-      const saved = new Map(current.map((p) => [p.id, p]));
-      const rows = detected.map((r) => {
-        const profile = saved.get(r.id);
-        return profile ? { ...r, name: profile.name || r.name, command: profile.command, profile } : r;
-      });
-      const custom = current.filter((p) => !rows.some((r) => r.id === p.id));
-      this.rows = [...rows, ...custom.map(customRow)];
-      this.selected = Object.fromEntries(this.rows.map((r) => [r.id, saved.has(r.id)]));
+      this.#rows = withSavedProfiles(detected, current);
+      this.#selected = Object.fromEntries(this.#rows.map((r) => [r.id, current.some((p) => p.id === r.id)]));
     } else {
-      this.rows = detected;
-      this.selected = Object.fromEntries(this.rows.map((r) => [r.id, r.profile !== null && (r.installed || r.id === 'shell')]));
+      this.#rows = detected;
+      this.#selected = Object.fromEntries(this.#rows.map((r) => [r.id, r.profile !== null && (r.installed || r.id === 'shell')]));
     }
-    this.error = errors.length > 0 ? errors.join(' ') : null;
-    this.loading = false;
+    this.#error = errors.length > 0 ? errors.join(' ') : null;
+    this.#loading = false;
   }
 
   toggle(id: string, on: boolean): void {
-    this.selected = { ...this.selected, [id]: on };
+    this.#selected = { ...this.#selected, [id]: on };
   }
 
   /** Saves the ticked profiles; resolves to what the backend stored, or null on failure. */
   async save(): Promise<Profile[] | null> {
-    const chosen = this.rows.filter((r) => this.selected[r.id] && r.profile).map((r) => $state.snapshot(r.profile) as Profile);
-    this.saving = true;
-    this.error = null;
+    const chosen = this.#rows.flatMap((r) => (this.#selected[r.id] && r.profile ? [r.profile] : []));
+    this.#saving = true;
+    this.#error = null;
     try {
       return await this.#gateway.profiles.save(chosen);
     } catch (error) {
-      this.error = `Could not save profiles: ${asGatewayError(error).message}`;
+      this.#error = `Could not save profiles: ${asGatewayError(error).message}`;
       return null;
     } finally {
-      this.saving = false;
+      this.#saving = false;
     }
   }
+}
+
+/** The wizard's rows for a detection: the fixed catalogue first, then any extra profile detected. */
+function detectedRows(detections: ProfileDetection[], platform: string): WizardRow[] {
+  const byId = new Map(detections.map((d) => [d.profile.id, d]));
+  const extra = detections.filter((d) => !(WIZARD_PROFILE_IDS as readonly string[]).includes(d.profile.id));
+  return [
+    ...WIZARD_PROFILE_IDS.map((id) => toRow(id, byId.get(id) ?? null, platform)),
+    ...extra.map((d) => toRow(d.profile.id, d, platform)),
+  ];
+}
+
+/** Saved profiles win over the detected defaults; saved ones detection does not know come last. */
+function withSavedProfiles(detected: WizardRow[], current: Profile[]): WizardRow[] {
+  const saved = new Map(current.map((p) => [p.id, p]));
+  const rows = detected.map((r) => {
+    const profile = saved.get(r.id);
+    return profile ? { ...r, name: profile.name || r.name, command: profile.command, profile } : r;
+  });
+  const custom = current.filter((p) => !rows.some((r) => r.id === p.id));
+  return [...rows, ...custom.map(customRow)];
 }
 
 function toRow(id: string, detection: ProfileDetection | null, platform: string): WizardRow {

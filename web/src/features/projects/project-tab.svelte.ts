@@ -3,11 +3,13 @@ import {
   asGatewayError,
   type AgentDTO,
   type AgentInput,
+  type AgentState,
   type Gateway,
   type LayoutDoc,
   type LayoutNode,
   type LayoutOp,
   type ProjectDTO,
+  type SessionDTO,
 } from '../../lib/ports';
 
 /** How a tab reports failed actions to the banner, and clears them after a success. */
@@ -24,27 +26,29 @@ export interface CellNotice {
 }
 
 /**
- * One open project = one tab: its DTO, the layout document, and per-cell UI state. Every
- * layout change goes through `layout.edit` and the tab re-renders from the returned document.
+ * One open project = one tab: its DTO, the layout document, the project's sessions, and
+ * per-cell UI state. The layout document is only ever the backend's: the answer of
+ * `layout.edit`, `terminals.openShell`, `agents.launch`, or a `layoutChanged` push. The session
+ * list starts from the DTO and follows the `session*` pushes; agents' running state follows
+ * `agentStateChanged`.
  */
 export class ProjectTab {
   readonly root: string;
-  name = $state('');
-  agents = $state<AgentDTO[]>([]);
-  layouts = $state<LayoutDoc | null>(null);
-  focusedNodeId = $state<string | null>(null);
-  highlightedNodeId = $state<string | null>(null);
-  /**
-   * Cell whose content should take the keyboard focus once rendered: its terminal after "Open
-   * shell"/"Launch agent", the new empty cell after a split. The cell clears it when done.
-   */
-  focusRequest = $state<string | null>(null);
-  cellNotices = $state<Record<string, CellNotice>>({});
-  /** Agent waiting for the user to click the cell it should launch in. */
-  pendingLaunchAgentId = $state<string | null>(null);
-  busy = $state(false);
+  #name = $state('');
+  #agents = $state.raw<AgentDTO[]>([]);
+  #layouts = $state.raw<LayoutDoc | null>(null);
+  #sessions = $state.raw<SessionDTO[]>([]);
+  #focusedNodeId = $state<string | null>(null);
+  #highlightedNodeId = $state<string | null>(null);
+  #focusRequest = $state<string | null>(null);
+  #cellNotices = $state.raw<Record<string, CellNotice>>({});
+  #pendingLaunchAgentId = $state<string | null>(null);
 
-  readonly layoutRoot: LayoutNode | null = $derived(activeRoot(this.layouts));
+  readonly #layoutRoot: LayoutNode | null = $derived(activeRoot(this.#layouts));
+  readonly #detachedSessions: SessionDTO[] = $derived.by(() => {
+    const shown = leaves(this.#layoutRoot).map((l) => l.session);
+    return this.#sessions.filter((s) => s.alive && !shown.includes(s.sessionId));
+  });
 
   #gateway: Gateway;
   #notices: TabNotices;
@@ -57,20 +61,101 @@ export class ProjectTab {
     this.refresh(dto);
   }
 
+  get name(): string {
+    return this.#name;
+  }
+
+  get agents(): readonly AgentDTO[] {
+    return this.#agents;
+  }
+
+  /** The whole `layouts.json` document as the backend last sent it; `null` when unreadable. */
+  get layouts(): LayoutDoc | null {
+    return this.#layouts;
+  }
+
+  /** Every session of the project the backend holds (running, or ended but shown in a cell). */
+  get sessions(): readonly SessionDTO[] {
+    return this.#sessions;
+  }
+
+  /** Live sessions no leaf of the active layout shows: an empty cell offers to show them. */
+  get detachedSessions(): readonly SessionDTO[] {
+    return this.#detachedSessions;
+  }
+
+  /** Root node of the active layout. */
+  get layoutRoot(): LayoutNode | null {
+    return this.#layoutRoot;
+  }
+
+  /** The cell keyboard actions apply to (outlined). */
+  get focusedNodeId(): string | null {
+    return this.#focusedNodeId;
+  }
+
+  /** The cell "Go to cell" is pointing at, for a moment. */
+  get highlightedNodeId(): string | null {
+    return this.#highlightedNodeId;
+  }
+
+  /**
+   * Cell whose content should take the keyboard focus once rendered: its terminal after "Open
+   * shell"/"Launch agent", the new empty cell after a split. The cell calls `focusRequestDone`.
+   */
+  get focusRequest(): string | null {
+    return this.#focusRequest;
+  }
+
+  /** Messages shown inside cells, by node id. */
+  get cellNotices(): Readonly<Record<string, CellNotice>> {
+    return this.#cellNotices;
+  }
+
+  /** Agent waiting for the user to click the cell it should launch in. */
+  get pendingLaunchAgentId(): string | null {
+    return this.#pendingLaunchAgentId;
+  }
+
   refresh(dto: ProjectDTO): void {
-    this.name = dto.name;
-    this.agents = dto.agents ?? [];
-    this.layouts = dto.layouts;
+    this.#name = dto.name;
+    this.#agents = dto.agents ?? [];
+    this.#layouts = dto.layouts;
+    this.#sessions = dto.sessions ?? [];
+  }
+
+  /** Takes a layout document from the backend (an edit's answer or a `layoutChanged` push). */
+  applyLayouts(doc: LayoutDoc): void {
+    this.#layouts = doc;
+    if (this.#focusedNodeId && !findLeaf(this.#layoutRoot, this.#focusedNodeId)) {
+      this.#focusedNodeId = leaves(this.#layoutRoot)[0]?.id ?? null;
+    }
+    if (this.#focusRequest && !findLeaf(this.#layoutRoot, this.#focusRequest)) this.#focusRequest = null;
+  }
+
+  /** The user clicked into or tabbed into a cell. */
+  focusCell(nodeId: string): void {
+    this.#focusedNodeId = nodeId;
+  }
+
+  /** The cell moved the keyboard focus as `focusRequest` asked. */
+  focusRequestDone(nodeId: string): void {
+    if (this.#focusRequest === nodeId) this.#focusRequest = null;
+  }
+
+  /** "Launch in cell…": the next cell clicked launches `agentId`; asking again cancels. */
+  toggleLaunchInCell(agentId: string): void {
+    this.#pendingLaunchAgentId = this.#pendingLaunchAgentId === agentId ? null : agentId;
+  }
+
+  cancelLaunchInCell(): void {
+    this.#pendingLaunchAgentId = null;
   }
 
   /** Applies one layout op; returns false (and reports) when the backend refused it. */
   async editLayout(op: LayoutOp): Promise<boolean> {
     try {
-      this.layouts = await this.#gateway.layout.edit(this.root, op);
-      if (this.focusedNodeId && !findLeaf(this.layoutRoot, this.focusedNodeId)) {
-        this.focusedNodeId = leaves(this.layoutRoot)[0]?.id ?? null;
-      }
-      if (this.focusRequest && !findLeaf(this.layoutRoot, this.focusRequest)) this.focusRequest = null;
+      this.applyLayouts(await this.#gateway.layout.edit(this.root, op));
       this.#notices.resolved('layout');
       return true;
     } catch (error) {
@@ -84,17 +169,17 @@ export class ProjectTab {
    * Returns the new cell's id, or null when the backend refused.
    */
   async splitCell(nodeId: string, direction: 'row' | 'column'): Promise<string | null> {
-    const before = new Set(leaves(this.layoutRoot).map((l) => l.id));
+    const before = leaves(this.#layoutRoot).map((l) => l.id);
     if (!(await this.editLayout({ kind: 'split', nodeId, direction }))) return null;
-    const added = leaves(this.layoutRoot).find((l) => !before.has(l.id))?.id ?? null;
+    const added = leaves(this.#layoutRoot).find((l) => !before.includes(l.id))?.id ?? null;
     if (added) this.requestFocus(added);
     return added;
   }
 
   /** Marks `nodeId` focused and asks its view to move the keyboard focus into it. */
   requestFocus(nodeId: string): void {
-    this.focusedNodeId = nodeId;
-    this.focusRequest = nodeId;
+    this.#focusedNodeId = nodeId;
+    this.#focusRequest = nodeId;
   }
 
   /**
@@ -105,102 +190,150 @@ export class ProjectTab {
     await this.editLayout({ kind: 'close', nodeId });
   }
 
-  /** The cell keyboard shortcuts act on: the focused one, else the first. */
-  targetNodeId(): string | null {
-    if (this.focusedNodeId && findLeaf(this.layoutRoot, this.focusedNodeId)) return this.focusedNodeId;
-    return leaves(this.layoutRoot)[0]?.id ?? null;
+  /**
+   * "Detach from cell": the cell becomes empty. The backend detaches (never kills) whatever ran
+   * there; the session can be shown again in an empty cell.
+   */
+  async detachCell(nodeId: string): Promise<void> {
+    await this.editLayout({ kind: 'assign', nodeId });
   }
 
+  /** "Kill process": ends the session; the backend then pushes `sessionExited`. */
+  async killSession(sessionId: string): Promise<void> {
+    try {
+      await this.#gateway.terminals.kill(sessionId);
+    } catch (error) {
+      this.#notices.report(error, 'Kill failed', 'terminal');
+    }
+  }
+
+  /** The cell keyboard shortcuts act on: the focused one, else the first. */
+  targetNodeId(): string | null {
+    if (this.#focusedNodeId && findLeaf(this.#layoutRoot, this.#focusedNodeId)) return this.#focusedNodeId;
+    return leaves(this.#layoutRoot)[0]?.id ?? null;
+  }
+
+  /** Starts a shell in the cell; the backend puts it there and answers with the layouts. */
   async openShell(nodeId: string, cols: number, rows: number): Promise<void> {
     this.clearNotice(nodeId);
     try {
-      const { sessionId } = await this.#gateway.terminals.openShell(this.root, nodeId, cols, rows);
-      await this.#assign(nodeId, sessionId);
+      const { layouts } = await this.#gateway.terminals.openShell(this.root, nodeId, cols, rows);
+      this.applyLayouts(layouts);
       this.requestFocus(nodeId);
     } catch (error) {
       this.#cellFailure(nodeId, error, 'Could not open a shell');
     }
   }
 
+  /**
+   * Starts the agent in the cell, or re-attaches its running session there. The backend writes
+   * `session`, `agent` and `agentWasRunning` into the leaf and answers with the layouts; no
+   * `assign` follows (a stale one would erase `agentWasRunning`).
+   */
   async launchAgent(agentId: string, nodeId: string, cols: number, rows: number): Promise<void> {
     this.clearNotice(nodeId);
-    this.pendingLaunchAgentId = null;
+    this.#pendingLaunchAgentId = null;
     try {
-      const { sessionId } = await this.#gateway.agents.launch(this.root, agentId, nodeId, cols, rows);
-      this.agents = this.agents.map((a) => (a.agentId === agentId ? { ...a, running: true, sessionId } : a));
-      await this.#assign(nodeId, sessionId, agentId);
+      const { layouts } = await this.#gateway.agents.launch(this.root, agentId, nodeId, cols, rows);
+      this.applyLayouts(layouts);
       this.requestFocus(nodeId);
     } catch (error) {
       this.#cellFailure(nodeId, error, 'Launch failed');
     }
   }
 
-  /** Marks the agents of an exited session as stopped. */
-  sessionExited(sessionId: string): void {
-    if (this.agents.some((a) => a.sessionId === sessionId)) {
-      this.agents = this.agents.map((a) => (a.sessionId === sessionId ? { ...a, running: false } : a));
+  /**
+   * Shows a detached session in an empty cell: a shell is assigned to it; an agent goes
+   * through `agents.launch`, which re-attaches it. The terminal repaints from the scrollback.
+   */
+  async showSession(nodeId: string, session: SessionDTO, cols: number, rows: number): Promise<void> {
+    if (session.kind === 'agent' && session.agentId) {
+      await this.launchAgent(session.agentId, nodeId, cols, rows);
+      return;
     }
+    if (await this.editLayout({ kind: 'assign', nodeId, session: session.sessionId })) this.requestFocus(nodeId);
+  }
+
+  /** `sessionStarted`: the project has a new session (or news of a known one). */
+  sessionStarted(session: SessionDTO): void {
+    const known = this.#sessions.some((s) => s.sessionId === session.sessionId);
+    this.#sessions = known
+      ? this.#sessions.map((s) => (s.sessionId === session.sessionId ? session : s))
+      : [...this.#sessions, session];
+  }
+
+  /** `sessionExited`: the session's process ended. */
+  sessionExited(sessionId: string, exitCode: number | null): void {
+    if (!this.#sessions.some((s) => s.sessionId === sessionId)) return;
+    this.#sessions = this.#sessions.map((s) => (s.sessionId === sessionId ? { ...s, alive: false, exitCode } : s));
+  }
+
+  /** `sessionReleased`: the backend forgot the session; so does the tab. */
+  sessionReleased(sessionId: string): void {
+    if (!this.#sessions.some((s) => s.sessionId === sessionId)) return;
+    this.#sessions = this.#sessions.filter((s) => s.sessionId !== sessionId);
+  }
+
+  /** `agentStateChanged`: the agent runs (in `sessionId`) or stopped, as the backend says. */
+  agentStateChanged(agentId: string, state: AgentState, sessionId?: string): void {
+    if (!this.#agents.some((a) => a.agentId === agentId)) return;
+    this.#agents = this.#agents.map((a) => {
+      if (a.agentId !== agentId) return a;
+      const next: AgentDTO = { ...a, running: state === 'running', sessionId };
+      if (sessionId === undefined) delete next.sessionId;
+      return next;
+    });
   }
 
   async createAgent(input: AgentInput): Promise<AgentDTO> {
     const agent = await this.#gateway.agents.create(this.root, input);
-    this.agents = [...this.agents, agent];
+    this.#agents = [...this.#agents, agent];
     return agent;
   }
 
   async updateAgent(agentId: string, input: Partial<AgentInput>): Promise<AgentDTO> {
     const agent = await this.#gateway.agents.update(this.root, agentId, input);
-    this.agents = this.agents.map((a) => (a.agentId === agentId ? agent : a));
+    this.#agents = this.#agents.map((a) => (a.agentId === agentId ? agent : a));
     return agent;
   }
 
   async deleteAgent(agentId: string): Promise<void> {
     await this.#gateway.agents.delete(this.root, agentId);
-    this.agents = this.agents.filter((a) => a.agentId !== agentId);
+    this.#agents = this.#agents.filter((a) => a.agentId !== agentId);
   }
 
   /** Focuses and briefly highlights a cell (the "Go to cell" button). */
   goToCell(nodeId: string): void {
-    this.focusedNodeId = nodeId;
-    this.highlightedNodeId = nodeId;
+    this.#focusedNodeId = nodeId;
+    this.#highlightedNodeId = nodeId;
     clearTimeout(this.#highlightTimer);
     this.#highlightTimer = setTimeout(() => {
-      if (this.highlightedNodeId === nodeId) this.highlightedNodeId = null;
+      if (this.#highlightedNodeId === nodeId) this.#highlightedNodeId = null;
     }, 1600);
   }
 
   clearNotice(nodeId: string): void {
-    if (!(nodeId in this.cellNotices)) return;
-    const next = { ...this.cellNotices };
+    if (!(nodeId in this.#cellNotices)) return;
+    const next = { ...this.#cellNotices };
     delete next[nodeId];
-    this.cellNotices = next;
+    this.#cellNotices = next;
   }
 
   agentName(agentId: string | undefined): string | null {
     if (!agentId) return null;
-    return this.agents.find((a) => a.agentId === agentId)?.name ?? null;
-  }
-
-  /**
-   * Puts the new session into the leaf, unless a `layoutChanged` push already did (the backend
-   * may assign the session itself when it spawns it).
-   */
-  async #assign(nodeId: string, session: string, agent?: string): Promise<void> {
-    const leaf = findLeaf(this.layoutRoot, nodeId);
-    if (leaf && leaf.session === session && (agent === undefined || leaf.agent === agent)) return;
-    await this.editLayout(agent ? { kind: 'assign', nodeId, session, agent } : { kind: 'assign', nodeId, session });
+    return this.#agents.find((a) => a.agentId === agentId)?.name ?? null;
   }
 
   #cellFailure(nodeId: string, error: unknown, context: string): void {
     const failure = asGatewayError(error);
     if (failure.code === 'AGENT_ALREADY_RUNNING') {
       const where = typeof failure.details.nodeId === 'string' ? failure.details.nodeId : undefined;
-      this.cellNotices = {
-        ...this.cellNotices,
+      this.#cellNotices = {
+        ...this.#cellNotices,
         [nodeId]: { message: failure.message || 'This agent is already running in another cell.', goToNodeId: where },
       };
       return;
     }
-    this.cellNotices = { ...this.cellNotices, [nodeId]: { message: `${context}: ${failure.message}` } };
+    this.#cellNotices = { ...this.#cellNotices, [nodeId]: { message: `${context}: ${failure.message}` } };
   }
 }

@@ -38,22 +38,19 @@ export function rootKey(path: string): string {
  * Start-up order: `app.info()` → (first run: wizard) → `profiles.list()` → `projects.recent()`.
  */
 export class Workspace {
-  info = $state<AppInfo | null>(null);
-  profiles = $state<Profile[]>([]);
-  recent = $state<RecentProject[]>([]);
-  tabs = $state<ProjectTab[]>([]);
-  activeRoot = $state<string | null>(null);
-  notices = $state<Notice[]>([]);
-  showWizard = $state(false);
-  /** `first-run`: the welcome wizard; `manage`: "Profiles…" from the status bar (cancellable). */
-  wizardMode = $state<'first-run' | 'manage'>('first-run');
-  starting = $state(true);
+  #info = $state.raw<AppInfo | null>(null);
+  #profiles = $state.raw<Profile[]>([]);
+  #recent = $state.raw<RecentProject[]>([]);
+  #tabs = $state.raw<ProjectTab[]>([]);
+  #activeRoot = $state<string | null>(null);
+  #notices = $state.raw<Notice[]>([]);
+  #showWizard = $state(false);
+  #wizardMode = $state<'first-run' | 'manage'>('first-run');
+  #starting = $state(true);
 
-  readonly activeTab: ProjectTab | null = $derived(this.tabs.find((t) => t.root === this.activeRoot) ?? null);
-
-  /** Banner lines for the active project (or app-wide ones on the start screen). */
-  readonly visibleNotices: Notice[] = $derived(
-    this.notices.filter((n) => n.root === undefined || n.root === this.activeRoot),
+  readonly #activeTab: ProjectTab | null = $derived(this.#tabs.find((t) => t.root === this.#activeRoot) ?? null);
+  readonly #visibleNotices: Notice[] = $derived(
+    this.#notices.filter((n) => n.root === undefined || n.root === this.#activeRoot),
   );
 
   #gateway: Gateway;
@@ -63,25 +60,77 @@ export class Workspace {
     this.#gateway = gateway;
   }
 
+  /** `app.info()` once start-up read it. */
+  get info(): AppInfo | null {
+    return this.#info;
+  }
+
+  /** The saved AI CLI profiles. */
+  get profiles(): readonly Profile[] {
+    return this.#profiles;
+  }
+
+  get recent(): readonly RecentProject[] {
+    return this.#recent;
+  }
+
+  /** Open projects, in tab order. */
+  get tabs(): readonly ProjectTab[] {
+    return this.#tabs;
+  }
+
+  /** Root of the project shown; `null` = the start screen. */
+  get activeRoot(): string | null {
+    return this.#activeRoot;
+  }
+
+  get activeTab(): ProjectTab | null {
+    return this.#activeTab;
+  }
+
+  /** Every banner line, of every project. */
+  get notices(): readonly Notice[] {
+    return this.#notices;
+  }
+
+  /** Banner lines for the active project (or app-wide ones on the start screen). */
+  get visibleNotices(): readonly Notice[] {
+    return this.#visibleNotices;
+  }
+
+  get showWizard(): boolean {
+    return this.#showWizard;
+  }
+
+  /** `first-run`: the welcome wizard; `manage`: "Profiles…" from the status bar (cancellable). */
+  get wizardMode(): 'first-run' | 'manage' {
+    return this.#wizardMode;
+  }
+
+  /** True until start-up (info, profiles, recent, `--project` roots) is done. */
+  get starting(): boolean {
+    return this.#starting;
+  }
+
   async start(): Promise<void> {
     try {
       const info = await this.#gateway.app.info();
-      this.info = info;
+      this.#info = info;
       for (const problem of info.problems ?? []) this.#addNotice('problem', problem.file, problem.message);
-      this.wizardMode = 'first-run';
-      this.showWizard = info.firstRun;
+      this.#wizardMode = 'first-run';
+      this.#showWizard = info.firstRun;
       await Promise.all([this.reloadProfiles(), this.reloadRecent()]);
       for (const root of info.startupProjects ?? []) await this.open(root);
     } catch (error) {
       this.report(error, 'Start-up failed', { kind: 'startup' });
     } finally {
-      this.starting = false;
+      this.#starting = false;
     }
   }
 
   async reloadProfiles(): Promise<void> {
     try {
-      this.profiles = await this.#gateway.profiles.list();
+      this.#profiles = await this.#gateway.profiles.list();
       this.resolved('profiles');
     } catch (error) {
       this.report(error, 'Could not load profiles', { kind: 'profiles' });
@@ -90,7 +139,7 @@ export class Workspace {
 
   async reloadRecent(): Promise<void> {
     try {
-      this.recent = await this.#gateway.projects.recent();
+      this.#recent = await this.#gateway.projects.recent();
       this.resolved('recent');
     } catch (error) {
       this.report(error, 'Could not load recent projects', { kind: 'recent' });
@@ -98,20 +147,20 @@ export class Workspace {
   }
 
   wizardDone(saved: Profile[]): void {
-    this.profiles = saved;
-    this.showWizard = false;
+    this.#profiles = saved;
+    this.#showWizard = false;
     this.resolved('profiles');
   }
 
   /** Reopens the profile wizard on the current profiles ("Profiles…" in the status bar). */
   openProfiles(): void {
-    this.wizardMode = 'manage';
-    this.showWizard = true;
+    this.#wizardMode = 'manage';
+    this.#showWizard = true;
   }
 
   /** Closes the wizard without saving; only "Profiles…" offers it, the first run must save. */
   cancelWizard(): void {
-    if (this.wizardMode === 'manage') this.showWizard = false;
+    if (this.#wizardMode === 'manage') this.#showWizard = false;
   }
 
   /** Opens a project, or focuses its tab when it is already open. Returns true on success. */
@@ -142,22 +191,22 @@ export class Workspace {
   }
 
   async close(root: string): Promise<void> {
-    const index = this.tabs.findIndex((t) => t.root === root);
+    const index = this.#tabs.findIndex((t) => t.root === root);
     if (index < 0) return;
     try {
       await this.#gateway.projects.close(root);
     } catch (error) {
       this.report(error, `Closing ${root} failed`, { kind: 'project' });
     }
-    this.tabs = this.tabs.filter((t) => t.root !== root);
-    this.notices = this.notices.filter((n) => n.root !== root);
-    if (this.activeRoot === root) {
-      this.activeRoot = this.tabs[Math.min(index, this.tabs.length - 1)]?.root ?? null;
+    this.#tabs = this.#tabs.filter((t) => t.root !== root);
+    this.#notices = this.#notices.filter((n) => n.root !== root);
+    if (this.#activeRoot === root) {
+      this.#activeRoot = this.#tabs[Math.min(index, this.#tabs.length - 1)]?.root ?? null;
     }
   }
 
   activate(root: string | null): void {
-    this.activeRoot = root;
+    this.#activeRoot = root;
   }
 
   /**
@@ -166,7 +215,7 @@ export class Workspace {
    */
   report(error: unknown, context: string, options: { root?: string; kind?: Exclude<NoticeKind, 'problem'> } = {}): void {
     const failure = asGatewayError(error);
-    const root = options.root ?? this.activeRoot ?? undefined;
+    const root = options.root ?? this.#activeRoot ?? undefined;
     this.#addNotice(options.kind ?? 'terminal', context, failure.message || failure.code, root);
   }
 
@@ -176,38 +225,51 @@ export class Workspace {
    */
   resolved(kind: Exclude<NoticeKind, 'problem'>, root?: string): void {
     const stale = (n: Notice) => n.kind === kind && (root === undefined || n.root === root);
-    if (this.notices.some(stale)) this.notices = this.notices.filter((n) => !stale(n));
+    if (this.#notices.some(stale)) this.#notices = this.#notices.filter((n) => !stale(n));
   }
 
   dismiss(id: number): void {
-    this.notices = this.notices.filter((n) => n.id !== id);
+    this.#notices = this.#notices.filter((n) => n.id !== id);
   }
 
   dismissAll(): void {
-    const visible = new Set(this.visibleNotices.map((n) => n.id));
-    this.notices = this.notices.filter((n) => !visible.has(n.id));
+    const visible = this.#visibleNotices.map((n) => n.id);
+    this.#notices = this.#notices.filter((n) => !visible.includes(n.id));
   }
 
   tabFor(root: string | undefined): ProjectTab | undefined {
     if (root === undefined) return undefined;
     const key = rootKey(root);
-    return this.tabs.find((t) => rootKey(t.root) === key);
+    return this.#tabs.find((t) => rootKey(t.root) === key);
   }
 
-  /** Domain events of a push batch (terminal output is routed by the terminal hub). */
+  /**
+   * Domain events of a push batch, each to the tab of its project (terminal output and the
+   * hub's share of session events are routed by the terminal hub).
+   */
   handlePush(batch: PushBatch): void {
     for (const event of batch.events ?? []) {
+      if (event.type === 'problem') {
+        this.#addNotice('problem', event.file, event.message, this.tabFor(event.root)?.root);
+        continue;
+      }
+      const tab = this.tabFor(event.root);
+      if (!tab) continue;
       switch (event.type) {
-        case 'problem':
-          this.#addNotice('problem', event.file, event.message, this.tabFor(event.root)?.root);
+        case 'layoutChanged':
+          tab.applyLayouts(event.layouts);
           break;
-        case 'layoutChanged': {
-          const tab = this.tabFor(event.root);
-          if (tab) tab.layouts = event.layouts;
+        case 'sessionStarted':
+          tab.sessionStarted(event.session);
           break;
-        }
         case 'sessionExited':
-          for (const tab of this.tabs) tab.sessionExited(event.sessionId);
+          tab.sessionExited(event.sessionId, event.exitCode);
+          break;
+        case 'sessionReleased':
+          tab.sessionReleased(event.sessionId);
+          break;
+        case 'agentStateChanged':
+          tab.agentStateChanged(event.agentId, event.state, event.sessionId);
           break;
       }
     }
@@ -215,28 +277,28 @@ export class Workspace {
 
   #focusIfOpen(root: string): boolean {
     const tab = this.tabFor(root);
-    if (tab) this.activeRoot = tab.root;
+    if (tab) this.#activeRoot = tab.root;
     return tab !== undefined;
   }
 
   #adopt(dto: ProjectDTO): void {
     const existing = this.tabFor(dto.root);
     if (existing) {
-      this.activeRoot = existing.root;
+      this.#activeRoot = existing.root;
       return;
     }
     const tab = new ProjectTab(dto, this.#gateway, {
       report: (error, context, kind) => this.report(error, context, { root: dto.root, kind }),
       resolved: (kind) => this.resolved(kind, dto.root),
     });
-    this.tabs = [...this.tabs, tab];
-    this.activeRoot = tab.root;
+    this.#tabs = [...this.#tabs, tab];
+    this.#activeRoot = tab.root;
     for (const problem of dto.problems ?? []) this.#addNotice('problem', problem.file, problem.message, tab.root);
   }
 
   #addNotice(kind: NoticeKind, title: string, message: string, root?: string): void {
-    const duplicate = this.notices.some((n) => n.title === title && n.message === message && n.root === root);
+    const duplicate = this.#notices.some((n) => n.title === title && n.message === message && n.root === root);
     if (duplicate) return;
-    this.notices = [...this.notices, { id: this.#nextNoticeId++, kind, title, message, root }];
+    this.#notices = [...this.#notices, { id: this.#nextNoticeId++, kind, title, message, root }];
   }
 }

@@ -8,8 +8,7 @@ type FakeTerminal = Terminal & { written: string[]; emitData(data: string): void
 const instances = () => (Terminal as unknown as { instances: FakeTerminal[] }).instances;
 
 function spawned(h: ReturnType<typeof harness>, scrollback = '$ ') {
-  h.gateway.sessions.set('s1', { alive: true, exitCode: null, scrollback });
-  return 's1';
+  return h.gateway.seedSession({ sessionId: 's1', root: '/p', scrollback });
 }
 
 describe('TerminalView', () => {
@@ -73,11 +72,11 @@ describe('TerminalView', () => {
     render(TerminalView, { props: { sessionId: spawned(h) }, context: h.context });
     await settle();
 
-    h.gateway.push({ events: [{ type: 'sessionExited', sessionId: 's1', exitCode: 3 }] });
+    h.gateway.push({ events: [{ type: 'sessionExited', root: '/p', sessionId: 's1', exitCode: 3 }] });
     await settle();
 
     expect(h.terminals.textOf('s1')).toContain('[process exited with code 3]');
-    expect(h.terminals.status.s1.alive).toBe(false);
+    expect(h.terminals.statusOf('s1')?.alive).toBe(false);
   });
 
   it('keeps the sequence going when a view of the same session is mounted again', async () => {
@@ -107,5 +106,106 @@ describe('TerminalView', () => {
     await settle();
 
     expect(h.terminals.textOf('s1')).toBe('line one\nalready in scrollback and new');
+  });
+});
+
+describe('TerminalView resize discipline', () => {
+  beforeEach(() => {
+    instances().length = 0;
+  });
+
+  it('sends no resize before attach said alive, then the current size once', async () => {
+    const h = harness();
+    render(TerminalView, { props: { sessionId: spawned(h) }, context: h.context });
+    // attach is still in flight: the view fits itself to its cell
+    instances()[0].resize(100, 30);
+    expect(h.gateway.callsOf('terminals.resize')).toEqual([]);
+
+    await settle();
+    expect(h.gateway.callsOf('terminals.attach')).toEqual([['s1']]);
+    expect(h.gateway.callsOf('terminals.resize')).toEqual([['s1', 100, 30]]);
+
+    instances()[0].resize(120, 40);
+    await settle();
+    expect(h.gateway.callsOf('terminals.resize')).toEqual([['s1', 100, 30], ['s1', 120, 40]]);
+  });
+
+  it('never resizes a session attach found ended', async () => {
+    const h = harness();
+    h.gateway.seedSession({ sessionId: 's1', root: '/p', alive: false, exitCode: 0, scrollback: 'bye\r\n' });
+    render(TerminalView, { props: { sessionId: 's1' }, context: h.context });
+    instances()[0].resize(100, 30);
+    await settle();
+    instances()[0].resize(90, 20);
+    await settle();
+
+    expect(h.terminals.statusOf('s1')).toMatchObject({ attached: true, alive: false, exitCode: 0 });
+    expect(h.gateway.callsOf('terminals.resize')).toEqual([]);
+  });
+
+  it('stops resizing once the session exited', async () => {
+    const h = harness();
+    render(TerminalView, { props: { sessionId: spawned(h) }, context: h.context });
+    await settle();
+    const sent = h.gateway.callsOf('terminals.resize').length;
+
+    h.gateway.push({ events: [{ type: 'sessionExited', root: '/p', sessionId: 's1', exitCode: 0 }] });
+    instances()[0].resize(100, 30);
+    await settle();
+
+    expect(h.terminals.statusOf('s1')?.alive).toBe(false);
+    expect(h.gateway.callsOf('terminals.resize')).toHaveLength(sent);
+  });
+
+  it('marks the session ended quietly when a resize answers NOT_FOUND', async () => {
+    const h = harness();
+    render(TerminalView, { props: { sessionId: spawned(h, 'hello\r\n') }, context: h.context });
+    await settle();
+    h.gateway.backend.sessions.delete('s1'); // the backend lost the PTY, and said nothing
+
+    instances()[0].resize(100, 30);
+    await settle();
+    expect(h.terminals.statusOf('s1')).toMatchObject({ attached: true, alive: false });
+    expect(h.terminals.statusOf('s1')?.error).toBeUndefined();
+    expect(h.workspace.notices).toEqual([]);
+    expect(h.terminals.textOf('s1')).toBe('hello');
+
+    instances()[0].resize(110, 35);
+    await settle();
+    expect(h.gateway.callsOf('terminals.resize')).toEqual([['s1', 80, 24], ['s1', 100, 30]]);
+  });
+});
+
+describe('TerminalHub and released sessions', () => {
+  beforeEach(() => {
+    instances().length = 0;
+  });
+
+  it('forgets a released session: no status, and its keystroke counter starts over', async () => {
+    const h = harness();
+    const view = render(TerminalView, { props: { sessionId: spawned(h) }, context: h.context });
+    await settle();
+    instances()[0].emitData('a');
+    instances()[0].emitData('b');
+    view.unmount();
+    await settle();
+    expect(h.terminals.statusOf('s1')).toBeDefined();
+
+    h.gateway.push({ events: [{ type: 'sessionReleased', root: '/p', sessionId: 's1' }] });
+    expect(h.terminals.statusOf('s1')).toBeUndefined();
+
+    // the same id shown again (a stale cell): nothing of the old session is reused
+    render(TerminalView, { props: { sessionId: 's1' }, context: h.context });
+    await settle();
+    instances().at(-1)!.emitData('c');
+    await settle();
+    expect(h.gateway.callsOf('terminals.write').map((c) => c[1])).toEqual([0, 1, 0]);
+  });
+
+  it('does not record the exit of a session no view of this window showed', async () => {
+    const h = harness();
+    h.gateway.push({ events: [{ type: 'sessionExited', root: '/p', sessionId: 'elsewhere', exitCode: 1 }] });
+    await settle();
+    expect(h.terminals.statusOf('elsewhere')).toBeUndefined();
   });
 });

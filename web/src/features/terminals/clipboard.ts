@@ -26,7 +26,7 @@ function copyWithTextarea(text: string): boolean {
   area.style.left = '-9999px';
   document.body.appendChild(area);
   area.select();
-  let ok = false;
+  let ok: boolean;
   try {
     ok = typeof document.execCommand === 'function' && document.execCommand('copy');
   } catch {

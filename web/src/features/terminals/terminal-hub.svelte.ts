@@ -1,10 +1,11 @@
+import { SvelteMap } from 'svelte/reactivity';
 import { Terminal, type ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { WebglAddon } from '@xterm/addon-webgl';
 import { AckCounter } from '../../lib/domain/ack-counter';
 import { unseenPart, type PendingChunk } from '../../lib/domain/attach-merge';
 import { KeystrokeSequences } from '../../lib/domain/keystroke-sequence';
-import type { Gateway, PushBatch } from '../../lib/ports';
+import { asGatewayError, type Gateway, type PushBatch } from '../../lib/ports';
 import { copyText } from './clipboard';
 import { isAppShortcut } from '../layout/shortcuts';
 
@@ -68,11 +69,19 @@ export const TERMINAL_THEME: ITheme = {
  * Owns the xterm.js terminals of all sessions shown in this window: keystrokes (numbered per
  * session), output from pushes with flow-control acks, re-attach/repaint, resize, clipboard and
  * the WebGL renderer of visible terminals. Views (`TerminalView.svelte`) only lend it a DOM node.
+ *
+ * Resize discipline: the PTY is resized only once `attach` said the session is alive, and never
+ * after the hub knows it ended (`sessionExited`, `attach` → `alive: false`, or a resize answered
+ * `NOT_FOUND`, which quietly marks it ended). `sessionReleased` drops all it kept per session.
  */
 export class TerminalHub {
-  status = $state<Record<string, SessionStatus>>({});
+  /** What each session's cell shows (attached yet, alive, exit code); per-key reactive. */
+  #status = new SvelteMap<string, SessionStatus>();
 
   #gateway: Gateway;
+  // Deliberately not reactive: it holds xterm.js instances and DOM nodes, which views reach
+  // through methods; what the UI renders from lives in `#status`.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   #pool = new Map<string, PooledTerminal>();
   #sequences = new KeystrokeSequences();
   #notices: HubNotices;
@@ -84,6 +93,11 @@ export class TerminalHub {
   constructor(gateway: Gateway, notices: HubNotices = { report: () => {}, resolved: () => {} }) {
     this.#gateway = gateway;
     this.#notices = notices;
+  }
+
+  /** The session's state as far as this window knows; `undefined` before any view showed it. */
+  statusOf(sessionId: string): SessionStatus | undefined {
+    return this.#status.get(sessionId);
   }
 
   /** Shows the session's terminal inside `container`, creating and attaching it if needed. */
@@ -136,6 +150,7 @@ export class TerminalHub {
     }
     for (const event of batch.events ?? []) {
       if (event.type === 'sessionExited') this.#exited(event.sessionId, event.exitCode);
+      else if (event.type === 'sessionReleased') this.#released(event.sessionId);
     }
   }
 
@@ -246,7 +261,7 @@ export class TerminalHub {
     this.#pool.set(sessionId, entry);
     term.open(wrapper);
     this.#wireInput(entry);
-    this.status = { ...this.status, [sessionId]: { attached: false, alive: true, exitCode: null } };
+    this.#status.set(sessionId, { attached: false, alive: true, exitCode: null });
     void this.#attach(entry);
     return entry;
   }
@@ -256,7 +271,7 @@ export class TerminalHub {
     const seq = this.#sequences.for(sessionId);
     let copyTimer: ReturnType<typeof setTimeout> | undefined;
     const send = (data: string) => {
-      if (this.status[sessionId]?.alive === false) return;
+      if (this.#status.get(sessionId)?.alive === false) return;
       void this.#gateway.terminals.write(sessionId, seq.next(), data).then(
         () => {
           if (!this.#typingFailed) return;
@@ -313,24 +328,38 @@ export class TerminalHub {
       if (result.scrollback) entry.term.write(result.scrollback);
       entry.end = result.end ?? 0;
       for (const chunk of pending) this.#writeFrom(entry, chunk.text, chunk.offset);
-      const alive = result.alive && this.status[sessionId]?.alive !== false;
-      const exitCode = this.status[sessionId]?.exitCode ?? result.exitCode;
-      this.status = { ...this.status, [sessionId]: { attached: true, alive, exitCode } };
+      const alive = result.alive && this.#status.get(sessionId)?.alive !== false;
+      const exitCode = this.#status.get(sessionId)?.exitCode ?? result.exitCode;
+      this.#status.set(sessionId, { attached: true, alive, exitCode });
       if (alive) this.#sendSize(entry);
     } catch (error) {
       entry.pending = null;
       const message = error instanceof Error ? error.message : String(error);
-      this.status = { ...this.status, [sessionId]: { attached: true, alive: false, exitCode: null, error: message } };
+      this.#status.set(sessionId, { attached: true, alive: false, exitCode: null, error: message });
     }
   }
 
-  /** Tells the PTY the terminal's size, once per distinct size, while the session lives. */
+  /**
+   * Tells the PTY the terminal's size, once per distinct size, and only between an `attach`
+   * that found the session alive and the end of the session. A `NOT_FOUND` answer means the
+   * backend has no such PTY any more: the session is marked ended, without a banner.
+   */
   #sendSize(entry: PooledTerminal): void {
     const { sessionId, term } = entry;
+    const status = this.#status.get(sessionId);
+    if (!status?.attached || !status.alive) return;
     const size = `${term.cols}x${term.rows}`;
-    if (size === entry.sentSize || this.status[sessionId]?.alive === false) return;
+    if (size === entry.sentSize) return;
     entry.sentSize = size;
-    void this.#gateway.terminals.resize(sessionId, term.cols, term.rows).catch(() => {});
+    void this.#gateway.terminals.resize(sessionId, term.cols, term.rows).catch((error: unknown) => {
+      if (asGatewayError(error).code === 'NOT_FOUND') this.#endedQuietly(sessionId);
+    });
+  }
+
+  /** The backend no longer knows the session: shown as ended, no exit line, no banner. */
+  #endedQuietly(sessionId: string): void {
+    const status = this.#status.get(sessionId);
+    if (status?.alive) this.#status.set(sessionId, { ...status, alive: false });
   }
 
   #writeOutput(entry: PooledTerminal, text: string): void {
@@ -342,17 +371,21 @@ export class TerminalHub {
     if (due > 0) void this.#gateway.terminals.ack(entry.sessionId, due).catch(() => {});
   }
 
+  /** `sessionExited`: a session this window shows (or showed) ended; others are not recorded. */
   #exited(sessionId: string, exitCode: number | null): void {
-    const previous = this.status[sessionId];
-    this.status = {
-      ...this.status,
-      [sessionId]: { attached: previous?.attached ?? false, alive: false, exitCode },
-    };
+    const previous = this.#status.get(sessionId);
+    if (previous) this.#status.set(sessionId, { attached: previous.attached, alive: false, exitCode });
     const entry = this.#pool.get(sessionId);
     if (!entry) return;
     const line = `\r\n\x1b[90m[process exited${exitCode === null ? '' : ` with code ${exitCode}`}]\x1b[0m\r\n`;
     if (entry.pending) entry.pending.push({ text: line, offset: undefined });
     else entry.term.write(line);
+  }
+
+  /** `sessionReleased`: the backend forgot the session; so does the hub (status, keystroke seq). */
+  #released(sessionId: string): void {
+    this.#status.delete(sessionId);
+    this.#sequences.forget(sessionId);
   }
 
   #dropWebgl(entry: PooledTerminal): void {

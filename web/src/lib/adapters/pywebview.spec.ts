@@ -1,9 +1,42 @@
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../ports';
-import { createPywebviewGateway, installPushReceiver, parseBridgeError } from './pywebview';
+import { createPywebviewGateway, installPushReceiver, parseBridgeError, unwrapReply, type BridgeApi } from './pywebview';
+
+const gatewayOver = (api: BridgeApi) => createPywebviewGateway(installPushReceiver(), Promise.resolve(api));
+
+describe('unwrapReply', () => {
+  it('returns the ok value, null included', () => {
+    expect(unwrapReply({ ok: { sessionId: 's1' } })).toEqual({ sessionId: 's1' });
+    expect(unwrapReply({ ok: null })).toBeNull();
+  });
+
+  it('throws a typed GatewayError for an error envelope', () => {
+    const reply = { error: { code: 'AGENT_ALREADY_RUNNING', message: 'busy', details: { nodeId: 'n2' } } };
+    expect(() => unwrapReply(reply)).toThrow(GatewayError);
+    try {
+      unwrapReply(reply);
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'AGENT_ALREADY_RUNNING', message: 'busy', details: { nodeId: 'n2' } });
+    }
+  });
+
+  it('reads an unknown code as INTERNAL and missing details as {}', () => {
+    expect(() => unwrapReply({ error: { code: 'WHAT', message: 'odd' } })).toThrow(
+      expect.objectContaining({ code: 'INTERNAL', message: 'odd', details: {} }) as Error,
+    );
+  });
+
+  it('rejects a reply that is neither ok nor error as INTERNAL', () => {
+    for (const reply of [undefined, null, 'text', { sessionId: 's1' }, { error: 'flat string' }]) {
+      expect(() => unwrapReply(reply, 'terminals.openShell')).toThrow(
+        expect.objectContaining({ code: 'INTERNAL', message: 'terminals.openShell: malformed bridge reply' }) as Error,
+      );
+    }
+  });
+});
 
 describe('parseBridgeError', () => {
-  it('reads the JSON body of a bridge error', () => {
+  it('reads the JSON body of a rejection', () => {
     const error = parseBridgeError(new Error(JSON.stringify({ code: 'AGENT_ALREADY_RUNNING', message: 'busy', details: { nodeId: 'n2' } })));
     expect(error).toBeInstanceOf(GatewayError);
     expect(error.code).toBe('AGENT_ALREADY_RUNNING');
@@ -19,32 +52,55 @@ describe('parseBridgeError', () => {
 });
 
 describe('pywebview gateway', () => {
-  it('calls window.pywebview.api.<feature>.<method> with the arguments', async () => {
-    const edit = vi.fn().mockResolvedValue({ version: 1 });
-    const gateway = createPywebviewGateway(installPushReceiver(), Promise.resolve({ layout: { edit } }));
-    await gateway.layout.edit('/p', { kind: 'undo' });
+  it('calls window.pywebview.api.<feature>.<method> with the arguments and unwraps ok', async () => {
+    const doc = { version: 1, activeId: 'L1', layouts: [] };
+    const edit = vi.fn().mockResolvedValue({ ok: doc });
+    const gateway = gatewayOver({ layout: { edit } });
+    await expect(gateway.layout.edit('/p', { kind: 'undo' })).resolves.toEqual(doc);
     expect(edit).toHaveBeenCalledWith('/p', { kind: 'undo' });
   });
 
-  it('rejects with a typed GatewayError', async () => {
-    const launch = vi.fn().mockRejectedValue(new Error('{"code":"COMMAND_NOT_FOUND","message":"command not found: claude","details":{}}'));
-    const gateway = createPywebviewGateway(installPushReceiver(), Promise.resolve({ agents: { launch } }));
-    await expect(gateway.agents.launch('/p', 'a', 'n', 80, 24)).rejects.toMatchObject({
+  it('resolves methods that answer {ok: null}', async () => {
+    const close = vi.fn().mockResolvedValue({ ok: null });
+    await expect(gatewayOver({ projects: { close } }).projects.close('/p')).resolves.toBeNull();
+  });
+
+  it('rejects with a typed GatewayError when the bridge resolves an error envelope', async () => {
+    const launch = vi.fn().mockResolvedValue({ error: { code: 'COMMAND_NOT_FOUND', message: 'command not found: claude', details: {} } });
+    await expect(gatewayOver({ agents: { launch } }).agents.launch('/p', 'a', 'n', 80, 24)).rejects.toMatchObject({
+      name: 'GatewayError',
       code: 'COMMAND_NOT_FOUND',
       message: 'command not found: claude',
     });
   });
 
+  it('still turns a rejection (pywebview-level failure) into a GatewayError', async () => {
+    const launch = vi.fn().mockRejectedValue(new Error('{"code":"INVALID","message":"bad cols","details":{}}'));
+    await expect(gatewayOver({ agents: { launch } }).agents.launch('/p', 'a', 'n', 0, 24)).rejects.toMatchObject({
+      code: 'INVALID',
+      message: 'bad cols',
+    });
+    const attach = vi.fn().mockRejectedValue(new Error('Traceback (most recent call last) …'));
+    await expect(gatewayOver({ terminals: { attach } }).terminals.attach('s1')).rejects.toMatchObject({ code: 'INTERNAL' });
+  });
+
+  it('rejects INTERNAL for a bridge method that does not exist', async () => {
+    await expect(gatewayOver({}).terminals.kill('s1')).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: 'bridge method missing: terminals.kill',
+    });
+  });
+
   it('installs window.__ideaPush and replays early batches to the first subscriber', () => {
-    const gateway = createPywebviewGateway(installPushReceiver(), Promise.resolve({}));
+    const gateway = gatewayOver({});
     window.__ideaPush!({ output: { s1: 'early' } });
-    window.__ideaPush!(JSON.stringify({ events: [{ type: 'sessionExited', sessionId: 's1', exitCode: 0 }] }));
+    window.__ideaPush!(JSON.stringify({ events: [{ type: 'sessionExited', root: '/p', sessionId: 's1', exitCode: 0 }] }));
     const seen: unknown[] = [];
     gateway.onPush((batch) => seen.push(batch));
     window.__ideaPush!({ output: { s1: 'late' } });
     expect(seen).toEqual([
       { output: { s1: 'early' } },
-      { events: [{ type: 'sessionExited', sessionId: 's1', exitCode: 0 }] },
+      { events: [{ type: 'sessionExited', root: '/p', sessionId: 's1', exitCode: 0 }] },
       { output: { s1: 'late' } },
     ]);
   });

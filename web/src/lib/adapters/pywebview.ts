@@ -12,8 +12,27 @@ import {
   type TerminalsGateway,
 } from '../ports';
 
-type BridgeMethod = (...args: unknown[]) => Promise<unknown>;
-type BridgeApi = Record<string, Record<string, BridgeMethod> | undefined>;
+/**
+ * The error half of a bridge reply: `code` is one of the stable codes of `app/core/errors.py`
+ * (anything else is read as `INTERNAL`), `details` carries facts such as the `nodeId` of an
+ * `AGENT_ALREADY_RUNNING`.
+ */
+export interface BridgeErrorBody {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * What every `window.pywebview.api.<feature>.<method>(...)` resolves with: the DTO under `ok`,
+ * or an expected failure under `error`. Expected failures resolve instead of rejecting, so
+ * pywebview does not log a traceback for each; a rejection means the call itself failed.
+ */
+export type BridgeReply<T = unknown> = { ok: T } | { error: BridgeErrorBody };
+
+export type BridgeMethod = (...args: unknown[]) => Promise<unknown>;
+/** `window.pywebview.api`: one object per feature, one method per call (docs/contracts.md §4). */
+export type BridgeApi = Record<string, Record<string, BridgeMethod> | undefined>;
 
 declare global {
   interface Window {
@@ -33,26 +52,44 @@ const KNOWN_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'INTERNAL',
 ]);
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A `GatewayError` from an error body; unknown codes become `INTERNAL`, the message is kept. */
+function errorFromBody(body: Record<string, unknown>, fallbackMessage: string): GatewayError {
+  const code = typeof body.code === 'string' && KNOWN_CODES.has(body.code) ? (body.code as ErrorCode) : 'INTERNAL';
+  const message = typeof body.message === 'string' ? body.message : fallbackMessage;
+  return new GatewayError(code, message, isRecord(body.details) ? body.details : {});
+}
+
 /**
- * Turns a rejection of a `pywebview.api` call into a `GatewayError`. The bridge rejects with an
- * error whose message is JSON `{code, message, details}`; anything else becomes `INTERNAL`.
+ * Reads a bridge reply (`BridgeReply`): returns the `ok` value (which may be `null`), throws a
+ * `GatewayError` for `error`, and `INTERNAL` for anything that is neither.
+ */
+export function unwrapReply<T>(reply: unknown, call = 'bridge call'): T {
+  if (isRecord(reply)) {
+    if ('ok' in reply) return reply.ok as T;
+    if (isRecord(reply.error)) throw errorFromBody(reply.error, `${call} failed`);
+  }
+  throw new GatewayError('INTERNAL', `${call}: malformed bridge reply`, { reply });
+}
+
+/**
+ * Turns a rejection of a `pywebview.api` call (pywebview itself failed, or an older backend
+ * that still rejects) into a `GatewayError`. A message that is JSON `{code, message, details}`
+ * keeps its code; anything else becomes `INTERNAL` with the raw text.
  */
 export function parseBridgeError(reason: unknown): GatewayError {
   if (reason instanceof GatewayError) return reason;
-  const raw =
-    typeof reason === 'string'
-      ? reason
-      : reason && typeof reason === 'object' && 'message' in reason
-        ? String((reason as { message: unknown }).message)
-        : String(reason);
+  let raw: string;
+  if (typeof reason === 'string') raw = reason;
+  else if (reason instanceof Error) raw = reason.message;
+  else if (isRecord(reason) && typeof reason.message === 'string') raw = reason.message;
+  else raw = JSON.stringify(reason) ?? String(reason);
   try {
-    const body = JSON.parse(raw) as { code?: unknown; message?: unknown; details?: unknown };
-    if (body && typeof body === 'object' && typeof body.code === 'string') {
-      const code = (KNOWN_CODES.has(body.code) ? body.code : 'INTERNAL') as ErrorCode;
-      const details =
-        body.details && typeof body.details === 'object' ? (body.details as Record<string, unknown>) : {};
-      return new GatewayError(code, typeof body.message === 'string' ? body.message : raw, details);
-    }
+    const body: unknown = JSON.parse(raw);
+    if (isRecord(body) && typeof body.code === 'string') return errorFromBody(body, raw);
   } catch {
     // not JSON: fall through
   }
@@ -64,11 +101,7 @@ export function waitForBridge(target: Window = window): Promise<BridgeApi> {
   const api = target.pywebview?.api;
   if (api && Object.keys(api).length > 0) return Promise.resolve(api);
   return new Promise((resolve) => {
-    target.addEventListener(
-      'pywebviewready',
-      () => resolve(target.pywebview?.api ?? {}),
-      { once: true },
-    );
+    target.addEventListener('pywebviewready', () => resolve(target.pywebview?.api ?? {}), { once: true });
   });
 }
 
@@ -82,19 +115,23 @@ export function installPushReceiver(target: Window = window): PushHub {
   return hub;
 }
 
-/** Gateway over `window.pywebview.api.<feature>.<method>(...)`. */
-export function createPywebviewGateway(hub: PushHub, bridge: Promise<BridgeApi> = waitForBridge()): Gateway {
+/**
+ * A gateway over an object shaped like `window.pywebview.api` whose methods resolve with
+ * `BridgeReply` envelopes: the pywebview window's, or the mock backend's in tests.
+ */
+export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>, hub: PushHub): Gateway {
   async function call<T>(feature: string, method: string, ...args: unknown[]): Promise<T> {
     const api = await bridge;
     const fn = api[feature]?.[method];
-    if (typeof fn !== 'function') {
-      throw new GatewayError('INTERNAL', `bridge method missing: ${feature}.${method}`);
-    }
+    const name = `${feature}.${method}`;
+    if (typeof fn !== 'function') throw new GatewayError('INTERNAL', `bridge method missing: ${name}`);
+    let reply: unknown;
     try {
-      return (await fn(...args)) as T;
+      reply = await fn(...args);
     } catch (reason) {
       throw parseBridgeError(reason);
     }
+    return unwrapReply<T>(reply, name);
   }
 
   const app: AppGateway = { info: () => call('app', 'info') };
@@ -127,14 +164,10 @@ export function createPywebviewGateway(hub: PushHub, bridge: Promise<BridgeApi> 
     ack: (sessionId, chars) => call('terminals', 'ack', sessionId, chars),
   };
 
-  return {
-    kind: 'pywebview',
-    app,
-    profiles,
-    projects,
-    layout,
-    agents,
-    terminals,
-    onPush: (handler) => hub.subscribe(handler),
-  };
+  return { kind, app, profiles, projects, layout, agents, terminals, onPush: (handler) => hub.subscribe(handler) };
+}
+
+/** Gateway over `window.pywebview.api.<feature>.<method>(...)`. */
+export function createPywebviewGateway(hub: PushHub, bridge: Promise<BridgeApi> = waitForBridge()): Gateway {
+  return bridgeGateway('pywebview', bridge, hub);
 }

@@ -1,0 +1,569 @@
+import { activeRoot, leaves } from '../domain/layout-tree';
+import {
+  GatewayError,
+  asGatewayError,
+  type AgentDTO,
+  type AgentInput,
+  type AppInfo,
+  type AttachResult,
+  type LaunchResult,
+  type LayoutDoc,
+  type LayoutNode,
+  type LayoutOp,
+  type LeafNode,
+  type Problem,
+  type Profile,
+  type ProfileDetection,
+  type ProjectDTO,
+  type PushBatch,
+  type PushEvent,
+  type RecentProject,
+  type SessionDTO,
+  type SessionKind,
+  type ShellResult,
+} from '../ports';
+import type { BridgeApi, BridgeReply } from './pywebview';
+
+/**
+ * The in-memory stand-in for the Python side (used by component tests and by `vite dev` in a
+ * plain browser). It speaks the bridge protocol of docs/contracts.md §4 as the real one does:
+ * every method resolves with a JSON `{ok}` / `{error}` envelope, `openShell` and `launch`
+ * write the session into the cell themselves and answer with the layouts, and the session
+ * life cycle is pushed (`sessionStarted`, `sessionExited`, `sessionReleased`,
+ * `agentStateChanged`, `layoutChanged`) a tick after the call, like the push pump would.
+ * Rules it follows: "Detach from cell" never kills; closing a cell kills a shell and detaches
+ * an agent; an ended session in no cell is released. Terminals echo what is typed when asked.
+ */
+
+export const BUILTIN_PROFILES: Profile[] = [
+  { id: 'claude-code', name: 'Claude Code', command: 'claude', args: [], contextInjection: { strategy: 'conventionFile', target: 'CLAUDE.md' } },
+  { id: 'codex-cli', name: 'Codex CLI', command: 'codex', args: [], contextInjection: { strategy: 'conventionFile', target: 'AGENTS.md' } },
+  { id: 'gemini-cli', name: 'Gemini CLI', command: 'gemini', args: [], contextInjection: { strategy: 'conventionFile', target: 'GEMINI.md' } },
+  { id: 'aider', name: 'Aider', command: 'aider', args: [], contextInjection: { strategy: 'flag', flag: '--read' } },
+  { id: 'shell', name: 'Shell', command: 'sh', args: [], contextInjection: { strategy: 'env', var: 'IDEA_CONTEXT' } },
+];
+
+export interface MockCall {
+  method: string;
+  args: unknown[];
+}
+
+export interface MockOptions {
+  firstRun?: boolean;
+  /** Commands found on PATH; default: `sh` and `claude`. */
+  installed?: string[];
+  recent?: RecentProject[];
+  /** Folders that exist as projects already (open succeeds); their `sessions` are seeded. */
+  projects?: ProjectDTO[];
+  profiles?: Profile[];
+  /** Folders where create fails with NOT_WRITABLE. */
+  readOnly?: string[];
+  /** Answer of `pickFolder`. */
+  pickedFolder?: string | null;
+  /** Emulate a shell: echo input and print a prompt. Off in tests unless asked. */
+  echo?: boolean;
+}
+
+/** A session as the mock backend holds it: the DTO plus its project and output so far. */
+export interface MockSession extends SessionDTO {
+  root: string;
+  scrollback: string;
+}
+
+interface MockProject {
+  root: string;
+  name: string;
+  agents: AgentDTO[];
+  layouts: LayoutDoc | null;
+  problems: Problem[];
+}
+
+/** Exit code the mock reports for a session it killed (128 + SIGINT, like a shell). */
+const KILLED_EXIT_CODE = 130;
+
+export class MockBackend {
+  readonly calls: MockCall[] = [];
+  readonly sessions = new Map<string, MockSession>();
+  readonly projects = new Map<string, MockProject>();
+  #options: Required<MockOptions>;
+  #deliver: (batch: PushBatch) => void;
+  #savedProfiles: Profile[];
+  #personas = new Map<string, string>();
+  #failures = new Map<string, GatewayError[]>();
+  #history = new Map<string, { undo: LayoutDoc[]; redo: LayoutDoc[] }>();
+  #counters = new Map<string, number>();
+  #outbox: PushEvent[] = [];
+
+  /** `deliver` receives the pushes, as `window.__ideaPush` would. */
+  constructor(options: MockOptions, deliver: (batch: PushBatch) => void) {
+    this.#options = {
+      firstRun: false,
+      installed: ['sh', 'claude'],
+      recent: [],
+      projects: [],
+      profiles: BUILTIN_PROFILES,
+      readOnly: [],
+      pickedFolder: null,
+      echo: false,
+      ...options,
+    };
+    this.#deliver = deliver;
+    this.#savedProfiles = structuredClone(this.#options.profiles);
+    for (const dto of this.#options.projects) {
+      const { sessions, ...project } = structuredClone(dto);
+      this.projects.set(project.root, project);
+      for (const session of sessions ?? []) this.seedSession({ ...session, root: project.root });
+    }
+  }
+
+  /** The object the gateway calls, shaped like `window.pywebview.api`. */
+  bridge(): BridgeApi {
+    return this.api as unknown as BridgeApi;
+  }
+
+  /** Makes the next call of `method` (e.g. `agents.launch`) answer with `error`. */
+  failNext(method: string, error: GatewayError): void {
+    const queue = this.#failures.get(method) ?? [];
+    queue.push(error);
+    this.#failures.set(method, queue);
+  }
+
+  /** Puts a session into the backend as if it had been started earlier; returns its id. */
+  seedSession(seed: Partial<MockSession> = {}): string {
+    const sessionId = seed.sessionId ?? this.#id('s');
+    const session: MockSession = {
+      sessionId,
+      kind: 'shell',
+      alive: true,
+      exitCode: null,
+      title: 'Shell',
+      root: '',
+      scrollback: '',
+      ...seed,
+    };
+    this.sessions.set(sessionId, session);
+    return sessionId;
+  }
+
+  /** The session's process ended with `exitCode` (pushes follow, as after a real exit). */
+  exit(sessionId: string, exitCode: number | null): void {
+    const session = this.sessions.get(sessionId);
+    if (session?.alive) this.#end(session, exitCode);
+  }
+
+  readonly api = {
+    app: {
+      info: () =>
+        this.#reply<AppInfo>('app.info', [], () => ({
+          version: '0.1.0-mock',
+          dataDir: '/tmp/idea-mock',
+          firstRun: this.#options.firstRun,
+          platform: 'linux',
+          problems: [],
+        })),
+    },
+
+    profiles: {
+      detect: () =>
+        this.#reply<ProfileDetection[]>('profiles.detect', [], () =>
+          BUILTIN_PROFILES.map((profile) => {
+            const installed = this.#options.installed.includes(profile.command);
+            return { profile, installed, version: installed && profile.id !== 'shell' ? `${profile.command} 1.0.0` : null };
+          }),
+        ),
+      list: () => this.#reply('profiles.list', [], () => this.#savedProfiles),
+      save: (profiles: Profile[]) =>
+        this.#reply('profiles.save', [profiles], () => {
+          this.#savedProfiles = structuredClone(profiles);
+          this.#options.firstRun = false;
+          return profiles;
+        }),
+    },
+
+    projects: {
+      recent: () => this.#reply('projects.recent', [], () => this.#options.recent),
+      create: (root: string, name?: string) =>
+        this.#reply<ProjectDTO>('projects.create', name === undefined ? [root] : [root, name], () => {
+          if (this.#options.readOnly.includes(root)) {
+            throw new GatewayError('NOT_WRITABLE', `folder is not writable: ${root}`);
+          }
+          const project = emptyProject(root, name ?? basename(root), this.#id('n'));
+          this.projects.set(root, project);
+          return this.#dto(project);
+        }),
+      open: (root: string) =>
+        this.#reply<ProjectDTO>('projects.open', [root], () => {
+          const project = this.projects.get(root);
+          if (!project) throw new GatewayError('NOT_FOUND', `no IdeA project in ${root}`);
+          return this.#dto(project);
+        }),
+      close: (root: string) => this.#reply('projects.close', [root], () => null),
+      pickFolder: () => this.#reply('projects.pickFolder', [], () => this.#options.pickedFolder),
+    },
+
+    layout: {
+      edit: (root: string, op: LayoutOp) =>
+        this.#reply<LayoutDoc>('layout.edit', [root, op], () => {
+          const project = this.#project(root);
+          const doc = this.#layoutsOf(project);
+          const before = shownSessions(doc);
+          const history = this.#history.get(root) ?? { undo: [], redo: [] };
+          this.#history.set(root, history);
+          let next = doc;
+          if (op.kind === 'undo' || op.kind === 'redo') {
+            const from = op.kind === 'undo' ? history.undo : history.redo;
+            const to = op.kind === 'undo' ? history.redo : history.undo;
+            const previous = from.pop();
+            if (previous) {
+              to.push(doc);
+              next = previous;
+            }
+          } else {
+            history.undo.push(doc);
+            history.redo = [];
+            next = mapActiveTree(doc, (tree) => applyOp(tree, op, () => this.#id('n')));
+          }
+          project.layouts = next;
+          this.#settleSessions(project, before, op.kind === 'close');
+          return next;
+        }),
+    },
+
+    agents: {
+      create: (root: string, input: AgentInput) =>
+        this.#reply<AgentDTO>('agents.create', [root, input], () => {
+          const project = this.#project(root);
+          if (!input.name.trim()) throw new GatewayError('INVALID', 'name is required');
+          const agent: AgentDTO = {
+            agentId: this.#id('a'),
+            name: input.name,
+            mdPath: `agents/${slug(input.name)}.md`,
+            profileId: input.profileId,
+            synchronized: false,
+            skills: [],
+            running: false,
+          };
+          project.agents.push(agent);
+          this.#personas.set(agent.agentId, input.persona);
+          return agent;
+        }),
+      update: (root: string, agentId: string, input: Partial<AgentInput>) =>
+        this.#reply<AgentDTO>('agents.update', [root, agentId, input], () => {
+          const agent = this.#agent(this.#project(root), agentId);
+          if (input.name !== undefined) agent.name = input.name;
+          if (input.profileId !== undefined) agent.profileId = input.profileId;
+          if (input.persona !== undefined) this.#personas.set(agentId, input.persona);
+          return agent;
+        }),
+      delete: (root: string, agentId: string) =>
+        this.#reply('agents.delete', [root, agentId], () => {
+          const project = this.#project(root);
+          project.agents = project.agents.filter((a) => a.agentId !== agentId);
+          return null;
+        }),
+      persona: (root: string, agentId: string) =>
+        this.#reply('agents.persona', [root, agentId], () => this.#personas.get(agentId) ?? ''),
+      launch: (root: string, agentId: string, nodeId: string, cols: number, rows: number) =>
+        this.#reply<LaunchResult>('agents.launch', [root, agentId, nodeId, cols, rows], () =>
+          this.#launch(this.#project(root), agentId, nodeId),
+        ),
+    },
+
+    terminals: {
+      openShell: (root: string, nodeId: string, cols: number, rows: number) =>
+        this.#reply<ShellResult>('terminals.openShell', [root, nodeId, cols, rows], () => {
+          const project = this.#project(root);
+          const doc = this.#layoutsOf(project);
+          this.#leaf(doc, nodeId);
+          const before = shownSessions(doc);
+          const session = this.#spawn(project.root, 'shell', `Shell ${this.#count('shell')}`, '$ ');
+          project.layouts = withLeaf(doc, { id: nodeId, session: session.sessionId });
+          this.#emit({ type: 'sessionStarted', root, session: sessionDto(session) });
+          this.#emit({ type: 'layoutChanged', root, layouts: project.layouts });
+          this.#settleSessions(project, before, false);
+          return { sessionId: session.sessionId, layouts: project.layouts };
+        }),
+      attach: (sessionId: string) =>
+        this.#reply<AttachResult>('terminals.attach', [sessionId], () => {
+          const session = this.sessions.get(sessionId);
+          if (!session) return { scrollback: '', end: 0, alive: false, exitCode: null };
+          return { scrollback: session.scrollback, end: session.scrollback.length, alive: session.alive, exitCode: session.exitCode };
+        }),
+      write: (sessionId: string, seq: number, data: string) =>
+        this.#reply('terminals.write', [sessionId, seq, data], () => {
+          if (this.#options.echo) this.#echo(sessionId, data);
+          return null;
+        }),
+      resize: (sessionId: string, cols: number, rows: number) =>
+        this.#reply('terminals.resize', [sessionId, cols, rows], () => {
+          if (!this.sessions.get(sessionId)?.alive) throw new GatewayError('NOT_FOUND', `no running session ${sessionId}`);
+          return null;
+        }),
+      kill: (sessionId: string) =>
+        this.#reply('terminals.kill', [sessionId], () => {
+          const session = this.sessions.get(sessionId);
+          if (!session) throw new GatewayError('NOT_FOUND', `no session ${sessionId}`);
+          if (session.alive) this.#end(session, KILLED_EXIT_CODE);
+          return null;
+        }),
+      ack: (sessionId: string, chars: number) => this.#reply('terminals.ack', [sessionId, chars], () => null),
+    },
+  };
+
+  /** One bridge call: recorded, answered a microtask later with a JSON envelope. */
+  async #reply<T>(method: string, args: unknown[], body: () => T): Promise<BridgeReply<T>> {
+    this.calls.push({ method, args: overTheWire(args) });
+    await Promise.resolve();
+    const failure = this.#failures.get(method)?.shift();
+    if (failure) return errorReply(failure);
+    try {
+      return { ok: overTheWire(body() ?? null) as T };
+    } catch (error) {
+      return errorReply(asGatewayError(error));
+    }
+  }
+
+  #launch(project: MockProject, agentId: string, nodeId: string): LaunchResult {
+    const agent = this.#agent(project, agentId);
+    const doc = this.#layoutsOf(project);
+    this.#leaf(doc, nodeId);
+    const before = shownSessions(doc);
+    const running = agent.running && agent.sessionId ? this.sessions.get(agent.sessionId) : undefined;
+    let session: MockSession;
+    if (running?.alive) {
+      const elsewhere = leaves(activeRoot(doc)).find((l) => l.session === running.sessionId && l.id !== nodeId);
+      if (elsewhere) {
+        throw new GatewayError('AGENT_ALREADY_RUNNING', `${agent.name} is already running in another cell`, { nodeId: elsewhere.id });
+      }
+      session = running;
+    } else {
+      const profile = this.#savedProfiles.find((p) => p.id === agent.profileId);
+      if (!profile || !this.#options.installed.includes(profile.command)) {
+        throw new GatewayError('COMMAND_NOT_FOUND', `command not found: ${profile?.command ?? agent.profileId}`);
+      }
+      session = this.#spawn(project.root, 'agent', agent.name, `${profile.name} — ${agent.name}\r\n`, agentId);
+      agent.running = true;
+      agent.sessionId = session.sessionId;
+      this.#emit({ type: 'sessionStarted', root: project.root, session: sessionDto(session) });
+      this.#emit({ type: 'agentStateChanged', root: project.root, agentId, state: 'running', sessionId: session.sessionId });
+    }
+    project.layouts = withLeaf(doc, { id: nodeId, session: session.sessionId, agent: agentId, agentWasRunning: true });
+    this.#emit({ type: 'layoutChanged', root: project.root, layouts: project.layouts });
+    this.#settleSessions(project, before, false);
+    return { sessionId: session.sessionId, reattached: session === running, layouts: project.layouts };
+  }
+
+  /**
+   * After a layout change: sessions that left the layout because their cell was closed are
+   * killed when they are shells (an agent detaches); ended sessions no cell shows are released.
+   */
+  #settleSessions(project: MockProject, before: Set<string>, closing: boolean): void {
+    const after = shownSessions(project.layouts);
+    for (const sessionId of before) {
+      const session = this.sessions.get(sessionId);
+      if (!session || after.has(sessionId)) continue;
+      if (closing && session.alive && session.kind === 'shell') this.#end(session, KILLED_EXIT_CODE);
+      else if (!session.alive) this.#release(session);
+    }
+  }
+
+  #end(session: MockSession, exitCode: number | null): void {
+    session.alive = false;
+    session.exitCode = exitCode;
+    const { root, sessionId } = session;
+    this.#emit({ type: 'sessionExited', root, sessionId, exitCode });
+    const project = this.projects.get(root);
+    const agent = project?.agents.find((a) => a.sessionId === sessionId);
+    if (agent) {
+      agent.running = false;
+      this.#emit({ type: 'agentStateChanged', root, agentId: agent.agentId, state: 'stopped', sessionId });
+    }
+    if (!shownSessions(project?.layouts ?? null).has(sessionId)) this.#release(session);
+  }
+
+  #release(session: MockSession): void {
+    this.sessions.delete(session.sessionId);
+    this.#emit({ type: 'sessionReleased', root: session.root, sessionId: session.sessionId });
+  }
+
+  #spawn(root: string, kind: SessionKind, title: string, banner: string, agentId?: string): MockSession {
+    const sessionId = this.#id('s');
+    const session: MockSession = { sessionId, kind, alive: true, exitCode: null, title, root, scrollback: banner };
+    if (agentId !== undefined) session.agentId = agentId;
+    this.sessions.set(sessionId, session);
+    return session;
+  }
+
+  #echo(sessionId: string, data: string): void {
+    const session = this.sessions.get(sessionId);
+    if (!session?.alive) return;
+    const text = data.replace(/\r/g, '\r\n$ ').replace(/\x7f/g, '\b \b');
+    const offset = session.scrollback.length;
+    session.scrollback += text;
+    setTimeout(() => this.#deliver({ output: { [sessionId]: text }, offsets: { [sessionId]: offset } }), 0);
+  }
+
+  /** Queues an event; the queue goes out as one batch on the next tick (the push pump's way). */
+  #emit(event: PushEvent): void {
+    this.#outbox.push(overTheWire(event));
+    if (this.#outbox.length > 1) return;
+    setTimeout(() => {
+      const events = this.#outbox;
+      this.#outbox = [];
+      this.#deliver({ events });
+    }, 0);
+  }
+
+  #dto(project: MockProject): ProjectDTO {
+    const sessions = [...this.sessions.values()].filter((s) => s.root === project.root).map(sessionDto);
+    return { ...project, sessions };
+  }
+
+  #project(root: string): MockProject {
+    const project = this.projects.get(root);
+    if (!project) throw new GatewayError('NOT_FOUND', `project not open: ${root}`);
+    return project;
+  }
+
+  #layoutsOf(project: MockProject): LayoutDoc {
+    if (!project.layouts) throw new GatewayError('CORRUPT_FILE', 'layouts.json could not be read');
+    return project.layouts;
+  }
+
+  #leaf(doc: LayoutDoc, nodeId: string): LeafNode {
+    const leaf = leaves(activeRoot(doc)).find((l) => l.id === nodeId);
+    if (!leaf) throw new GatewayError('NOT_FOUND', `no cell ${nodeId}`);
+    return leaf;
+  }
+
+  #agent(project: MockProject, agentId: string): AgentDTO {
+    const agent = project.agents.find((a) => a.agentId === agentId);
+    if (!agent) throw new GatewayError('NOT_FOUND', `no agent ${agentId}`);
+    return agent;
+  }
+
+  #count(prefix: string): number {
+    const next = (this.#counters.get(prefix) ?? 0) + 1;
+    this.#counters.set(prefix, next);
+    return next;
+  }
+
+  /** Fresh ids; node ids start at n100 so they never meet the `n1`… of test fixtures. */
+  #id(prefix: 's' | 'n' | 'a'): string {
+    const n = this.#count(`id:${prefix}`);
+    return `${prefix}${prefix === 'n' ? 99 + n : n}`;
+  }
+}
+
+/** What the bridge would deliver: the JSON round trip drops `undefined` and copies. */
+function overTheWire<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function errorReply(error: GatewayError): BridgeReply<never> {
+  return { error: { code: error.code, message: error.message, details: error.details } };
+}
+
+function sessionDto(session: MockSession): SessionDTO {
+  const { sessionId, kind, agentId, alive, exitCode, title } = session;
+  return overTheWire({ sessionId, kind, agentId, alive, exitCode, title });
+}
+
+/** Ids of the sessions some leaf of some layout of the document shows. */
+function shownSessions(doc: LayoutDoc | null): Set<string> {
+  const shown = new Set<string>();
+  for (const layout of doc?.layouts ?? []) {
+    for (const leaf of leaves(layout.tree.root)) if (leaf.session) shown.add(leaf.session);
+  }
+  return shown;
+}
+
+/** A copy of the document whose active layout's tree is `change(tree)`. */
+function mapActiveTree(doc: LayoutDoc, change: (tree: LayoutNode) => LayoutNode): LayoutDoc {
+  const next = structuredClone(doc);
+  const layout = next.layouts.find((l) => l.id === next.activeId) ?? next.layouts[0];
+  layout.tree.root = change(layout.tree.root);
+  return next;
+}
+
+/** A copy of the document with the active layout's leaf `leaf.id` replaced by `leaf`. */
+function withLeaf(doc: LayoutDoc, leaf: LeafNode): LayoutDoc {
+  const replace = (node: LayoutNode): LayoutNode => {
+    switch (node.type) {
+      case 'leaf':
+        return node.node.id === leaf.id ? { type: 'leaf', node: leaf } : node;
+      case 'split':
+        return { ...node, node: { ...node.node, children: node.node.children.map((c) => ({ ...c, node: replace(c.node) })) } };
+      case 'grid':
+        return { ...node, node: { ...node.node, cells: node.node.cells.map((c) => ({ ...c, node: replace(c.node) })) } };
+    }
+  };
+  return mapActiveTree(doc, replace);
+}
+
+function emptyProject(root: string, name: string, leafId: string): MockProject {
+  return {
+    root,
+    name,
+    agents: [],
+    problems: [],
+    layouts: {
+      version: 1,
+      activeId: 'L1',
+      layouts: [{ id: 'L1', name: 'Default', kind: 'terminal', tree: { root: { type: 'leaf', node: { id: leafId } } } }],
+    },
+  };
+}
+
+/** Applies a layout op (contracts §3) to a tree; good enough for a mock. */
+export function applyOp(root: LayoutNode, op: LayoutOp, newId: () => string): LayoutNode {
+  const visit = (node: LayoutNode): LayoutNode | null => {
+    if (node.type === 'leaf') {
+      if (node.node.id !== ('nodeId' in op ? op.nodeId : '')) return node;
+      if (op.kind === 'close') return null;
+      if (op.kind === 'assign') {
+        const leaf: LeafNode = { id: node.node.id };
+        if (op.session) leaf.session = op.session;
+        if (op.agent) leaf.agent = op.agent;
+        return { type: 'leaf', node: leaf };
+      }
+      if (op.kind === 'split') {
+        return {
+          type: 'split',
+          node: {
+            id: newId(),
+            direction: op.direction,
+            children: [
+              { node, weight: 1 },
+              { node: { type: 'leaf', node: { id: newId() } }, weight: 1 },
+            ],
+          },
+        };
+      }
+      return node;
+    }
+    if (node.type === 'split') {
+      if (op.kind === 'resize' && node.node.id === op.nodeId) {
+        return { ...node, node: { ...node.node, children: node.node.children.map((c, i) => ({ ...c, weight: op.weights[i] ?? c.weight })) } };
+      }
+      const children = node.node.children
+        .map((c) => ({ ...c, node: visit(c.node) }))
+        .filter((c): c is { node: LayoutNode; weight: number } => c.node !== null);
+      if (children.length === 0) return null;
+      if (children.length === 1) return children[0].node;
+      return { ...node, node: { ...node.node, children } };
+    }
+    const cells = node.node.cells.map((c) => ({ ...c, node: visit(c.node) ?? { type: 'leaf', node: { id: newId() } } }));
+    return { ...node, node: { ...node.node, cells } };
+  };
+  return visit(root) ?? { type: 'leaf', node: { id: newId() } };
+}
+
+function basename(path: string): string {
+  const parts = path.replace(/[\\/]+$/, '').split(/[\\/]/);
+  return parts[parts.length - 1] || path;
+}
+
+function slug(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
+}
