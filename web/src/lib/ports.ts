@@ -313,6 +313,8 @@ export interface TerminalsGateway {
   kill(sessionId: string): Promise<null>;
   /** Flow control: characters consumed by xterm.js since the last ack (SPEC §5). */
   ack(sessionId: string, chars: number): Promise<null>;
+  /** This window no longer shows the session: its output stops coming, it keeps running. */
+  detach(sessionId: string): Promise<null>;
 }
 
 export interface Gateway {

@@ -79,6 +79,16 @@ describe('TerminalView', () => {
     expect(h.terminals.statusOf('s1')?.alive).toBe(false);
   });
 
+  it('detaches the session once no view of this window shows it', async () => {
+    const h = harness();
+    const view = render(TerminalView, { props: { sessionId: spawned(h) }, context: h.context });
+    await settle();
+    expect(h.gateway.callsOf('terminals.detach')).toEqual([]);
+    view.unmount();
+    await settle();
+    expect(h.gateway.callsOf('terminals.detach')).toEqual([['s1']]);
+  });
+
   it('keeps the sequence going when a view of the same session is mounted again', async () => {
     const h = harness();
     const first = render(TerminalView, { props: { sessionId: spawned(h) }, context: h.context });

@@ -400,8 +400,8 @@ export class TerminalHub {
 
   #dispose(entry: PooledTerminal): void {
     this.#pool.delete(entry.sessionId);
-    const rest = entry.acks.flush();
-    if (rest > 0) void this.#gateway.terminals.ack(entry.sessionId, rest).catch(() => {});
+    // This window stops receiving the session's output (and no longer holds its flow control).
+    void this.#gateway.terminals.detach(entry.sessionId).catch(() => {});
     for (const d of entry.disposables) d.dispose();
     this.#dropWebgl(entry);
     entry.term.dispose();

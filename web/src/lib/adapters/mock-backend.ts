@@ -307,6 +307,7 @@ export class MockBackend {
           return null;
         }),
       ack: (sessionId: string, chars: number) => this.#reply('terminals.ack', [sessionId, chars], () => null),
+      detach: (sessionId: string) => this.#reply('terminals.detach', [sessionId], () => null),
     },
   };
 

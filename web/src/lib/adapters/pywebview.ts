@@ -162,6 +162,7 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     resize: (sessionId, cols, rows) => call('terminals', 'resize', sessionId, cols, rows),
     kill: (sessionId) => call('terminals', 'kill', sessionId),
     ack: (sessionId, chars) => call('terminals', 'ack', sessionId, chars),
+    detach: (sessionId) => call('terminals', 'detach', sessionId),
   };
 
   return { kind, app, profiles, projects, layout, agents, terminals, onPush: (handler) => hub.subscribe(handler) };
