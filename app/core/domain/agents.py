@@ -8,101 +8,91 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Literal, Self
 
-from app.core.domain import jsonshape as js
+from pydantic import (
+    AliasChoices,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    SerializerFunctionWrapHandler,
+    StrictBool,
+    StrictInt,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+
+from app.core.domain.documents import Document, is_none
 from app.core.errors import INVALID, NOT_FOUND, AppError
 
 MANIFEST_VERSION = 1
-_ENTRY_KEYS = ("agentId", "id", "name", "mdPath", "md", "profileId", "origin", "synchronized",
-               "skills", "syncedTemplateVersion")
+IdKey = Literal["agentId", "id"]
+MdKey = Literal["mdPath", "md"]
 
 
-def _empty() -> Mapping[str, Any]:
-    return {}
-
-
-@dataclass(frozen=True)
-class AgentEntry:
+class AgentEntry(Document):
     """One agent: identity, persona path (relative to `.ideai/`), profile and template sync.
 
-    `origin` is kept as read (its shape is not fixed by the format); `skills` is `None` when the
-    key was absent. `id_key`/`md_key` remember the spelling read from disk.
+    JSON: `{"agentId"|"id", "name", "mdPath"|"md", "profileId", "origin"?, "synchronized",
+    "skills"?, "syncedTemplateVersion"?, ...unknown}`. `origin` is kept as read (its shape is
+    not fixed by the format); `origin`, `skills` and `syncedTemplateVersion` are left out when
+    `None` (`skills` is `None` when the key was absent). `id_key`/`md_key` remember the spelling
+    read from disk; a new entry writes `agentId`/`mdPath`.
     """
 
-    agent_id: str
+    agent_id: str = Field(validation_alias=AliasChoices("agentId", "id"),
+                          serialization_alias="agentId")
     name: str
-    md_path: str
-    profile_id: str
-    synchronized: bool = False
-    origin: Any = None
-    skills: tuple[str, ...] | None = None
-    synced_template_version: int | None = None
-    extra: Mapping[str, Any] = field(default_factory=_empty)
-    id_key: str = "agentId"
-    md_key: str = "mdPath"
+    md_path: str = Field(validation_alias=AliasChoices("mdPath", "md"),
+                         serialization_alias="mdPath")
+    profile_id: str = ""
+    origin: Any = Field(default=None, exclude_if=is_none)
+    synchronized: StrictBool = False
+    skills: tuple[str, ...] | None = Field(default=None, exclude_if=is_none)
+    synced_template_version: StrictInt | None = Field(default=None, exclude_if=is_none)
+    _id_key: IdKey = PrivateAttr(default="agentId")
+    _md_key: MdKey = PrivateAttr(default="mdPath")
 
-    @staticmethod
-    def from_json(value: Any, where: str = "agents[0]") -> AgentEntry:
-        """Decode one entry; raises `AppError(INVALID)` on a wrong shape."""
-        obj = js.as_object(value, where)
-        id_key = "agentId" if "agentId" in obj else "id"
-        md_key = "mdPath" if "mdPath" in obj else "md"
-        skills = obj.get("skills")
-        return AgentEntry(
-            agent_id=js.req_str(obj, id_key, where),
-            name=js.req_str(obj, "name", where),
-            md_path=js.req_str(obj, md_key, where),
-            profile_id=js.opt_str(obj, "profileId", where) or "",
-            synchronized=js.opt_bool(obj, "synchronized", where),
-            origin=obj.get("origin"),
-            skills=None if skills is None else tuple(js.str_list(skills, f"{where}.skills")),
-            synced_template_version=js.opt_int(obj, "syncedTemplateVersion", where),
-            extra=js.extra_keys(obj, _ENTRY_KEYS),
-            id_key=id_key,
-            md_key=md_key,
-        )
+    @field_validator("profile_id", mode="before")
+    @classmethod
+    def _null_profile_is_empty(cls, value: Any) -> Any:
+        return "" if value is None else value
 
-    def to_json(self) -> dict[str, Any]:
-        """Encode with the spelling read; optional keys omitted when `None`."""
-        out: dict[str, Any] = {self.id_key: self.agent_id, "name": self.name,
-                               self.md_key: self.md_path, "profileId": self.profile_id}
-        if self.origin is not None:
-            out["origin"] = self.origin
-        out["synchronized"] = self.synchronized
-        if self.skills is not None:
-            out["skills"] = list(self.skills)
-        if self.synced_template_version is not None:
-            out["syncedTemplateVersion"] = self.synced_template_version
-        out.update(self.extra)
-        return out
+    @model_validator(mode="wrap")
+    @classmethod
+    def _remember_spelling(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        entry = handler(data)
+        if isinstance(data, dict):
+            if "agentId" not in data and "id" in data:
+                entry._id_key = "id"
+            if "mdPath" not in data and "md" in data:
+                entry._md_key = "md"
+        return entry
+
+    @model_serializer(mode="wrap")
+    def _write_spelling(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        rename = {"agentId": self._id_key, "mdPath": self._md_key}
+        return {rename.get(key, key): value for key, value in out.items()}
+
+    @property
+    def id_key(self) -> IdKey:
+        """`"agentId"` or `"id"`: the key spelling this entry is written with."""
+        return self._id_key
+
+    @property
+    def md_key(self) -> MdKey:
+        """`"mdPath"` or `"md"`: the key spelling this entry is written with."""
+        return self._md_key
 
 
-@dataclass(frozen=True)
-class AgentManifest:
-    """The whole `agents.json`: `{"version", "agents": [...], ...unknown}`."""
+class AgentManifest(Document):
+    """The whole `agents.json`: `{"version", "agents": [AgentEntry], ...unknown}`."""
 
-    version: int = MANIFEST_VERSION
+    version: StrictInt = MANIFEST_VERSION
     agents: tuple[AgentEntry, ...] = ()
-    extra: Mapping[str, Any] = field(default_factory=_empty)
-
-    @staticmethod
-    def from_json(value: Any) -> AgentManifest:
-        """Decode `agents.json`; raises `AppError(INVALID)` on a wrong shape."""
-        obj = js.as_object(value, "agents.json")
-        raw = js.as_list(obj.get("agents"), "agents")
-        return AgentManifest(
-            version=js.opt_int(obj, "version", "agents.json") or MANIFEST_VERSION,
-            agents=tuple(AgentEntry.from_json(a, f"agents[{i}]") for i, a in enumerate(raw)),
-            extra=js.extra_keys(obj, ("version", "agents")),
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """Encode as `{"version", "agents", ...unknown}`."""
-        return {"version": self.version, "agents": [a.to_json() for a in self.agents],
-                **self.extra}
 
     def get(self, agent_id: str) -> AgentEntry:
         """The entry with `agent_id`; raises `AppError(NOT_FOUND)`."""
@@ -117,12 +107,13 @@ class AgentManifest:
             agents = tuple(entry if a.agent_id == entry.agent_id else a for a in self.agents)
         else:
             agents = (*self.agents, entry)
-        return replace(self, agents=agents)
+        return self.model_copy(update={"agents": agents})
 
     def without(self, agent_id: str) -> AgentManifest:
         """A copy without `agent_id`; raises `AppError(NOT_FOUND)` when absent."""
         self.get(agent_id)
-        return replace(self, agents=tuple(a for a in self.agents if a.agent_id != agent_id))
+        return self.model_copy(
+            update={"agents": tuple(a for a in self.agents if a.agent_id != agent_id)})
 
 
 def slugify(name: str) -> str:

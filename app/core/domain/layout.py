@@ -3,95 +3,74 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Self
 
-from app.core.domain import jsonshape as js
-from app.core.domain.layout_codec import node_from_json, node_to_json
-from app.core.domain.layout_nodes import Leaf, Node
-from app.core.errors import INVALID, AppError
+from pydantic import StrictInt, field_validator, model_validator
+
+from app.core.domain.documents import Document
+from app.core.domain.layout_nodes import Leaf, Node, NodeField
 
 LAYOUTS_VERSION = 1
-_LAYOUT_KEYS = ("id", "name", "kind", "tree")
-_DOC_KEYS = ("version", "activeId", "layouts")
 
 
-def _empty() -> Mapping[str, Any]:
-    return {}
+class LayoutTree(Document):
+    """The `tree` object of a layout: `{"root": <node>, ...unknown}`."""
+
+    root: NodeField
 
 
-@dataclass(frozen=True)
-class Layout:
-    """One named layout: `kind` is e.g. `"terminal"`, `root` the tree (`{"tree": {"root"}}`).
+class Layout(Document):
+    """One named layout: `{"id", "name", "kind", "tree": {"root"}, ...unknown}`.
 
-    `tree_extra` keeps unknown keys of the `tree` object, `extra` those of the layout object.
+    `kind` is e.g. `"terminal"`; `root` is the tree's root node, `tree_extra` the unknown keys
+    of the `tree` object (`extra` those of the layout object).
     """
 
     id: str
-    name: str
-    kind: str
-    root: Node
-    extra: Mapping[str, Any] = field(default_factory=_empty)
-    tree_extra: Mapping[str, Any] = field(default_factory=_empty)
+    name: str = ""
+    kind: str = "terminal"
+    tree: LayoutTree
 
-    @staticmethod
-    def from_json(value: Any, where: str = "layouts[0]") -> Layout:
-        """Decode one layout object; raises `AppError(INVALID)` on a wrong shape."""
-        obj = js.as_object(value, where)
-        tree = js.as_object(obj.get("tree"), f"{where}.tree")
-        return Layout(
-            id=js.req_str(obj, "id", where),
-            name=js.opt_str(obj, "name", where) or "",
-            kind=js.opt_str(obj, "kind", where) or "terminal",
-            root=node_from_json(tree.get("root"), f"{where}.tree.root"),
-            extra=js.extra_keys(obj, _LAYOUT_KEYS),
-            tree_extra=js.extra_keys(tree, ("root",)),
-        )
+    @property
+    def root(self) -> Node:
+        """The root node of this layout's tree."""
+        return self.tree.root
 
-    def to_json(self) -> dict[str, Any]:
-        """Encode as `{"id", "name", "kind", "tree": {"root"}, ...unknown}`."""
-        tree = {"root": node_to_json(self.root), **self.tree_extra}
-        return {"id": self.id, "name": self.name, "kind": self.kind, "tree": tree, **self.extra}
+    @property
+    def tree_extra(self) -> Mapping[str, Any]:
+        """Unknown keys of the `tree` object."""
+        return self.tree.extra
+
+    def with_root(self, root: Node) -> Layout:
+        """A copy whose tree root is `root` (unknown keys kept)."""
+        return self.model_copy(update={"tree": self.tree.model_copy(update={"root": root})})
 
 
-@dataclass(frozen=True)
-class LayoutDoc:
-    """The whole `layouts.json`: `version`, `active_id` and the `layouts` (at least one)."""
+class LayoutDoc(Document):
+    """The whole `layouts.json`: `{"version", "activeId", "layouts": [Layout], ...unknown}`.
 
-    version: int
-    active_id: str
+    At least one layout is required (a `ValueError` reported as `layouts: at least one layout
+    is required`); an `active_id` naming no layout falls back to the first layout. The tree
+    invariants are checked by `layout_rules.validate_doc`, not here.
+    """
+
+    version: StrictInt = LAYOUTS_VERSION
+    active_id: str = ""
     layouts: tuple[Layout, ...]
-    extra: Mapping[str, Any] = field(default_factory=_empty)
 
-    @staticmethod
-    def from_json(value: Any) -> LayoutDoc:
-        """Decode `layouts.json`; raises `AppError(INVALID)` on a wrong shape.
-
-        An `activeId` naming no layout falls back to the first layout.
-        """
-        obj = js.as_object(value, "layouts.json")
-        raw = js.as_list(obj.get("layouts"), "layouts")
-        layouts = tuple(Layout.from_json(item, f"layouts[{i}]") for i, item in enumerate(raw))
+    @field_validator("layouts")
+    @classmethod
+    def _at_least_one(cls, layouts: tuple[Layout, ...]) -> tuple[Layout, ...]:
         if not layouts:
-            raise AppError(INVALID, "layouts: at least one layout is required")
-        active = js.opt_str(obj, "activeId", "layouts.json")
-        if active not in {layout.id for layout in layouts}:
-            active = layouts[0].id
-        return LayoutDoc(
-            version=js.opt_int(obj, "version", "layouts.json") or LAYOUTS_VERSION,
-            active_id=active,
-            layouts=layouts,
-            extra=js.extra_keys(obj, _DOC_KEYS),
-        )
+            raise ValueError("at least one layout is required")
+        return layouts
 
-    def to_json(self) -> dict[str, Any]:
-        """Encode as `{"version", "activeId", "layouts": [...], ...unknown}`."""
-        return {
-            "version": self.version,
-            "activeId": self.active_id,
-            "layouts": [layout.to_json() for layout in self.layouts],
-            **self.extra,
-        }
+    @model_validator(mode="after")
+    def _active_falls_back_to_first(self) -> Self:
+        if self.active_id not in {layout.id for layout in self.layouts}:
+            # Validation-time normalisation of a frozen model: set the field in place.
+            self.__dict__["active_id"] = self.layouts[0].id
+        return self
 
     @property
     def active(self) -> Layout:
@@ -101,14 +80,15 @@ class LayoutDoc:
     def with_layout(self, layout: Layout) -> LayoutDoc:
         """A copy where the layout with `layout.id` is replaced by `layout`."""
         swapped = tuple(layout if lay.id == layout.id else lay for lay in self.layouts)
-        return replace(self, layouts=swapped)
+        return self.model_copy(update={"layouts": swapped})
 
     def with_active_root(self, root: Node) -> LayoutDoc:
         """A copy where the active layout's tree root is `root`."""
-        return self.with_layout(replace(self.active, root=root))
+        return self.with_layout(self.active.with_root(root))
 
 
 def default_layout_doc(new_id: Callable[[], str]) -> LayoutDoc:
     """One layout "Default" of kind "terminal" holding one empty leaf; ids from `new_id()`."""
-    layout = Layout(id=new_id(), name="Default", kind="terminal", root=Leaf(id=new_id()))
+    layout = Layout(id=new_id(), name="Default", kind="terminal",
+                    tree=LayoutTree(root=Leaf(id=new_id())))
     return LayoutDoc(version=LAYOUTS_VERSION, active_id=layout.id, layouts=(layout,))

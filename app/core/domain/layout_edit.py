@@ -1,106 +1,104 @@
-"""Layout edit operations sent by the UI (contract §3) as dataclasses, and their decoding.
+"""Layout edit operations sent by the UI (contract §3) as pydantic models, and their decoding.
 
 JSON forms: `{"kind":"split","nodeId","direction"}`, `{"kind":"close","nodeId"}`,
 `{"kind":"resize","nodeId","weights"}` (split) or `{"kind":"resize","nodeId","colWeights"?,
 "rowWeights"?}` (grid), `{"kind":"assign","nodeId","session"?,"agent"?,"agentWasRunning"?}`,
-`{"kind":"undo"}`, `{"kind":"redo"}`.
+`{"kind":"undo"}`, `{"kind":"redo"}`. Unknown keys are ignored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
-from app.core.domain import jsonshape as js
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    TypeAdapter,
+    ValidationError,
+)
+from pydantic.alias_generators import to_camel
+
 from app.core.domain import layout_ops
-from app.core.domain.layout_nodes import DIRECTIONS, Direction, Node
+from app.core.domain.documents import first_error
+from app.core.domain.layout_nodes import Direction, Node
 from app.core.errors import INVALID, AppError
 
 
-@dataclass(frozen=True)
-class SplitOp:
+class _Op(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
+
+
+class SplitOp(_Op):
     """Add an empty leaf after `node_id` along `direction`."""
 
+    kind: Literal["split"] = "split"
     node_id: str
     direction: Direction
 
 
-@dataclass(frozen=True)
-class CloseOp:
+class CloseOp(_Op):
     """Remove leaf `node_id`."""
 
+    kind: Literal["close"] = "close"
     node_id: str
 
 
-@dataclass(frozen=True)
-class ResizeOp:
+class ResizeOp(_Op):
     """Set the weights of split `node_id`, or the track weights of grid `node_id`."""
 
+    kind: Literal["resize"] = "resize"
     node_id: str
-    weights: tuple[float, ...] | None = None
-    col_weights: tuple[float, ...] | None = None
-    row_weights: tuple[float, ...] | None = None
+    weights: tuple[StrictFloat, ...] | None = None
+    col_weights: tuple[StrictFloat, ...] | None = None
+    row_weights: tuple[StrictFloat, ...] | None = None
 
 
-@dataclass(frozen=True)
-class AssignOp:
+class AssignOp(_Op):
     """Set (or clear with `None`) what leaf `node_id` shows."""
 
+    kind: Literal["assign"] = "assign"
     node_id: str
     session: str | None = None
     agent: str | None = None
-    agent_was_running: bool = False
+    agent_was_running: StrictBool = False
 
 
-@dataclass(frozen=True)
-class UndoOp:
+class UndoOp(_Op):
     """Undo the last structural edit."""
 
+    kind: Literal["undo"] = "undo"
 
-@dataclass(frozen=True)
-class RedoOp:
+
+class RedoOp(_Op):
     """Redo the last undone edit."""
+
+    kind: Literal["redo"] = "redo"
 
 
 LayoutOp = SplitOp | CloseOp | ResizeOp | AssignOp | UndoOp | RedoOp
 TreeOp = SplitOp | CloseOp | ResizeOp | AssignOp
 
-
-def _numbers(obj: Mapping[str, Any], key: str) -> tuple[float, ...] | None:
-    if obj.get(key) is None:
-        return None
-    items = js.as_list(obj[key], f"op.{key}")
-    if not all(isinstance(w, int | float) and not isinstance(w, bool) for w in items):
-        raise AppError(INVALID, f"op.{key}: expected an array of numbers")
-    return tuple(float(w) for w in items)
+_OPS: TypeAdapter[LayoutOp] = TypeAdapter(Annotated[LayoutOp, Field(discriminator="kind")])
 
 
 def parse_layout_op(value: Any) -> LayoutOp:
-    """Decode an op dict (or pass an op dataclass through); raises `AppError(INVALID)`."""
+    """Decode an op dict (or pass an op model through).
+
+    Raises `AppError(INVALID, "op.<field>: <problem>", {"field"})`, e.g. `op.direction: input
+    should be 'row' or 'column'`, or `op.kind: input should be one of 'split', …, not 'x'`.
+    """
     if isinstance(value, SplitOp | CloseOp | ResizeOp | AssignOp | UndoOp | RedoOp):
         return value
-    obj = js.as_object(value, "op")
-    kind = js.req_str(obj, "kind", "op")
-    if kind == "undo":
-        return UndoOp()
-    if kind == "redo":
-        return RedoOp()
-    node_id = js.req_str(obj, "nodeId", "op")
-    if kind == "split":
-        direction = js.req_str(obj, "direction", "op")
-        if direction not in DIRECTIONS:
-            raise AppError(INVALID, "op.direction must be 'row' or 'column'")
-        return SplitOp(node_id, "row" if direction == "row" else "column")
-    if kind == "close":
-        return CloseOp(node_id)
-    if kind == "resize":
-        return ResizeOp(node_id, _numbers(obj, "weights"), _numbers(obj, "colWeights"),
-                        _numbers(obj, "rowWeights"))
-    if kind == "assign":
-        return AssignOp(node_id, js.opt_str(obj, "session", "op"), js.opt_str(obj, "agent", "op"),
-                        js.opt_bool(obj, "agentWasRunning", "op"))
-    raise AppError(INVALID, f"unknown layout op '{kind}'")
+    try:
+        return _OPS.validate_python(value)
+    except ValidationError as exc:
+        path, problem = first_error(exc, value)
+        field = f"op.{path}" if path else "op"
+        raise AppError(INVALID, f"{field}: {problem}", {"field": field}) from exc
 
 
 def apply_tree_op(root: Node, op: TreeOp, new_id: Callable[[], str]) -> Node:

@@ -18,16 +18,19 @@ HISTORY_LIMIT = 100
 def _carry_contents(target: Node, present: dict[str, Leaf]) -> Node:
     if isinstance(target, Leaf):
         now = present.get(target.id)
-        if now is None:
-            return replace(target, session=None, agent=None, agent_was_running=False)
-        return replace(target, session=now.session, agent=now.agent,
-                       agent_was_running=now.agent_was_running)
+        return target.model_copy(update={
+            "session": now.session if now else None,
+            "agent": now.agent if now else None,
+            "agent_was_running": now.agent_was_running if now else False,
+        })
     if isinstance(target, Split):
-        kids = tuple(replace(c, node=_carry_contents(c.node, present)) for c in target.children)
-        return replace(target, children=kids)
+        kids = tuple(c.model_copy(update={"node": _carry_contents(c.node, present)})
+                     for c in target.children)
+        return target.model_copy(update={"children": kids})
     if isinstance(target, Grid):
-        cells = tuple(replace(c, node=_carry_contents(c.node, present)) for c in target.cells)
-        return replace(target, cells=cells)
+        cells = tuple(c.model_copy(update={"node": _carry_contents(c.node, present)})
+                      for c in target.cells)
+        return target.model_copy(update={"cells": cells})
     return target
 
 
@@ -35,9 +38,9 @@ def restore_structure(snapshot: LayoutDoc, present: LayoutDoc) -> LayoutDoc:
     """`snapshot` with every leaf's session/agent taken from `present` (or cleared)."""
     now = {leaf.id: leaf for layout in present.layouts for leaf in leaves(layout.root)}
     layouts: list[Layout] = [
-        replace(layout, root=_carry_contents(layout.root, now)) for layout in snapshot.layouts
+        layout.with_root(_carry_contents(layout.root, now)) for layout in snapshot.layouts
     ]
-    return replace(snapshot, layouts=tuple(layouts))
+    return snapshot.model_copy(update={"layouts": tuple(layouts)})
 
 
 @dataclass(frozen=True)

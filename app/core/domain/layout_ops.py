@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from app.core.domain.layout_nodes import (
     Direction,
     Grid,
+    GridCell,
     Leaf,
     Node,
     Split,
@@ -34,6 +34,10 @@ def _require(root: Node, node_id: str) -> Node:
     return node
 
 
+def _rebuilt_cells(grid: Grid, rebuild: Callable[[Node], Node]) -> tuple[GridCell, ...]:
+    return tuple(c.model_copy(update={"node": rebuild(c.node)}) for c in grid.cells)
+
+
 def replace_node(root: Node, node_id: str, change: Callable[[Node], Node]) -> Node:
     """Return `root` with the node `node_id` replaced by `change(node)`; NOT_FOUND if absent."""
     _require(root, node_id)
@@ -42,10 +46,10 @@ def replace_node(root: Node, node_id: str, change: Callable[[Node], Node]) -> No
         if node.id == node_id:
             return change(node)
         if isinstance(node, Split):
-            kids = tuple(replace(c, node=rebuild(c.node)) for c in node.children)
-            return replace(node, children=kids)
+            kids = tuple(c.model_copy(update={"node": rebuild(c.node)}) for c in node.children)
+            return node.model_copy(update={"children": kids})
         if isinstance(node, Grid):
-            return replace(node, cells=tuple(replace(c, node=rebuild(c.node)) for c in node.cells))
+            return node.model_copy(update={"cells": _rebuilt_cells(node, rebuild)})
         return node
 
     return rebuild(root)
@@ -61,7 +65,8 @@ def split(root: Node, node_id: str, direction: Direction, new_id: Callable[[], s
 
     def wrap(node: Node) -> Split:
         split_id = new_id()
-        return Split(split_id, direction, (SplitChild(node), SplitChild(Leaf(new_id()))))
+        return Split(id=split_id, direction=direction,
+                     children=(SplitChild(node=node), SplitChild(node=Leaf(id=new_id()))))
 
     def rebuild(node: Node) -> Node:
         if node.id == node_id:
@@ -71,12 +76,13 @@ def split(root: Node, node_id: str, direction: Direction, new_id: Callable[[], s
             for child in node.children:
                 if child.node.id == node_id and node.direction == direction:
                     half = child.weight / 2
-                    kids += [replace(child, weight=half), SplitChild(Leaf(new_id()), half)]
+                    kids += [child.model_copy(update={"weight": half}),
+                             SplitChild(node=Leaf(id=new_id()), weight=half)]
                 else:
-                    kids.append(replace(child, node=rebuild(child.node)))
-            return replace(node, children=tuple(kids))
+                    kids.append(child.model_copy(update={"node": rebuild(child.node)}))
+            return node.model_copy(update={"children": tuple(kids)})
         if isinstance(node, Grid):
-            return replace(node, cells=tuple(replace(c, node=rebuild(c.node)) for c in node.cells))
+            return node.model_copy(update={"cells": _rebuilt_cells(node, rebuild)})
         return node
 
     return rebuild(root)
@@ -100,16 +106,17 @@ def close(root: Node, node_id: str) -> Node:
             for child in node.children:
                 new = rebuild(child.node)
                 if new is not None:
-                    kids.append(replace(child, node=new))
+                    kids.append(child.model_copy(update={"node": new}))
             if not kids:
                 return None
-            return kids[0].node if len(kids) == 1 else replace(node, children=tuple(kids))
+            return kids[0].node if len(kids) == 1 else node.model_copy(update={"children": tuple(kids)})
         if isinstance(node, Grid):
-            cells = tuple(replace(c, node=rebuild(c.node) or Leaf(node_id)) for c in node.cells)
-            return replace(node, cells=cells)
+            cells = tuple(c.model_copy(update={"node": rebuild(c.node) or Leaf(id=node_id)})
+                          for c in node.cells)
+            return node.model_copy(update={"cells": cells})
         return node
 
-    return rebuild(root) or Leaf(node_id)
+    return rebuild(root) or Leaf(id=node_id)
 
 
 def _check_weights(weights: Sequence[float], count: int, what: str) -> tuple[float, ...]:
@@ -134,16 +141,16 @@ def resize(
     def change(node: Node) -> Node:
         if isinstance(node, Split) and weights is not None:
             new = _check_weights(weights, len(node.children), "resize")
-            kids = tuple(replace(c, weight=w) for c, w in zip(node.children, new, strict=True))
-            return replace(node, children=kids)
+            kids = tuple(c.model_copy(update={"weight": w})
+                         for c, w in zip(node.children, new, strict=True))
+            return node.model_copy(update={"children": kids})
         if isinstance(node, Grid) and weights is None:
             cols = node.col_weights if col_weights is None else col_weights
             rows = node.row_weights if row_weights is None else row_weights
-            return replace(
-                node,
-                col_weights=_check_weights(cols, len(node.col_weights), "resize columns"),
-                row_weights=_check_weights(rows, len(node.row_weights), "resize rows"),
-            )
+            return node.model_copy(update={
+                "col_weights": _check_weights(cols, len(node.col_weights), "resize columns"),
+                "row_weights": _check_weights(rows, len(node.row_weights), "resize rows"),
+            })
         raise AppError(INVALID, "resize needs a split (weights) or a grid (colWeights/rowWeights)")
 
     return replace_node(root, node_id, change)
@@ -167,7 +174,7 @@ def assign(
 
     def change(node: Node) -> Node:
         assert isinstance(node, Leaf)
-        return replace(node, session=session or None, agent=agent or None,
-                       agent_was_running=bool(agent) and agent_was_running)
+        return node.model_copy(update={"session": session or None, "agent": agent or None,
+                                       "agent_was_running": bool(agent) and agent_was_running})
 
     return replace_node(root, node_id, change)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
-from dataclasses import replace
 
 from app.core.domain.agents import AgentEntry, unique_md_path, validate_agent_name
 from app.core.domain.profiles import Profile
@@ -61,10 +60,11 @@ class UpdateAgent:
         manifest = require_manifest(project)
         entry = manifest.get(agent_id)
         if name is not None:
-            entry = replace(entry, name=validate_agent_name(name, manifest, exclude_id=agent_id))
+            entry = entry.model_copy(
+                update={"name": validate_agent_name(name, manifest, exclude_id=agent_id)})
         if profile_id is not None:
             _check_profile(profile_id, profiles)
-            entry = replace(entry, profile_id=profile_id)
+            entry = entry.model_copy(update={"profile_id": profile_id})
         if persona is not None:
             persona_file = persona_path(project, entry)
             self._fs.make_dirs(posixpath.dirname(persona_file))

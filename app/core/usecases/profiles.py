@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.core.domain import jsonshape as js
-from app.core.domain.profiles import Profile, builtin_profiles
-from app.core.errors import CORRUPT_FILE, INVALID, AppError
+from app.core.domain.documents import dump_document, parse_document
+from app.core.domain.profiles import Profile, ProfilesDoc, builtin_profiles
+from app.core.errors import INVALID, AppError
 from app.core.ports import FileSystem, ProfileDetector
 
 PROFILES_FILE = "profiles.json"
@@ -54,18 +54,11 @@ class DetectProfiles:
         return out
 
 
-def _read(fs: FileSystem, data_dir: str) -> tuple[list[Profile], dict[str, Any]] | None:
+def _read(fs: FileSystem, data_dir: str) -> ProfilesDoc | None:
+    """The file, `None` when missing; raises `AppError(CORRUPT_FILE)`."""
     path = posixpath.join(data_dir, PROFILES_FILE)
     text = fs.read_text(path)
-    if text is None:
-        return None
-    try:
-        obj = js.as_object(js.parse_json(text, path), path)
-        raw = js.as_list(obj.get("profiles"), f"{path}: profiles")
-        profiles = [Profile.from_json(p, f"{path}: profiles[{i}]") for i, p in enumerate(raw)]
-    except AppError as exc:
-        raise AppError(CORRUPT_FILE, exc.message, {"file": path}) from exc
-    return profiles, js.extra_keys(obj, ("profiles",))
+    return None if text is None else parse_document(text, ProfilesDoc, path)
 
 
 class LoadProfiles:
@@ -77,10 +70,10 @@ class LoadProfiles:
     def execute(self) -> list[Profile]:
         """Profiles from the file, or the built-in catalogue when it is missing.
 
-        Raises `AppError(CORRUPT_FILE)` (details `{file}`) when it cannot be read.
+        Raises `AppError(CORRUPT_FILE)` (details `{file, field}`) when it cannot be read.
         """
         found = _read(self._fs, self._data_dir)
-        return builtin_profiles() if found is None else found[0]
+        return builtin_profiles() if found is None else list(found.profiles)
 
 
 class SaveProfiles:
@@ -99,7 +92,7 @@ class SaveProfiles:
             raise AppError(INVALID, "profile ids must be unique and non-empty")
         data_dir = self._data_dir
         found = _read(self._fs, data_dir)
-        extra = {"version": 1, **(found[1] if found else {})}
+        doc = (ProfilesDoc(profiles=tuple(profiles)) if found is None
+               else found.model_copy(update={"profiles": tuple(profiles)}))
         self._fs.make_dirs(data_dir)
-        text = js.dump_json({**extra, "profiles": [p.to_json() for p in profiles]})
-        self._fs.write_text_atomic(posixpath.join(data_dir, PROFILES_FILE), text)
+        self._fs.write_text_atomic(posixpath.join(data_dir, PROFILES_FILE), dump_document(doc))

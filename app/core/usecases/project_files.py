@@ -1,17 +1,18 @@
 """Reading and writing the files of `.ideai/` for the use cases.
 
-A file that fails to parse becomes a `Problem`; its part of the state is `None` and it is
-never written again in this session (`AppError(CORRUPT_FILE)` instead).
+A file that fails to parse (or breaks a layout invariant) becomes a `Problem`; its part of the
+state is `None` and it is never written again in this session (`AppError(CORRUPT_FILE)`
+instead).
 """
 
 from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from app.core.domain import jsonshape as js
 from app.core.domain.agents import AgentEntry, AgentManifest
+from app.core.domain.documents import Document, dump_document, parse_document
 from app.core.domain.layout import LayoutDoc, default_layout_doc
 from app.core.domain.layout_ops import assign
 from app.core.domain.layout_rules import validate_doc
@@ -29,36 +30,35 @@ from app.core.usecases.project_state import (
     root_basename,
 )
 
-T = TypeVar("T")
+M = TypeVar("M", bound=Document)
 
 
-def read_json(fs: FileSystem, path: str, decode: Callable[[Any], T]) -> T | None:
-    """Decode the JSON file `path` with `decode`; `None` when missing.
+def read_json(fs: FileSystem, path: str, model: type[M]) -> M | None:
+    """Parse the JSON file `path` into a `model` instance; `None` when missing.
 
-    Raises `AppError(INVALID)` with the parser's message when the text or shape is wrong.
+    Raises `AppError(CORRUPT_FILE)` (details `{file, field}`) naming the file and the field path
+    when the text or shape is wrong (see `documents.parse_document`).
     """
     text = fs.read_text(path)
     if text is None:
         return None
-    return decode(js.parse_json(text, path))
+    return parse_document(text, model, path)
 
 
-def _load_part(fs: FileSystem, path: str, decode: Callable[[Any], T],
-               problems: list[Problem]) -> tuple[T | None, bool]:
-    """Return `(value, ok)`; on a parse/shape error append a problem and return `(None, False)`."""
+def _load_part(fs: FileSystem, path: str, model: type[M], problems: list[Problem],
+               check: Callable[[M], None] | None = None) -> tuple[M | None, bool]:
+    """Return `(value, ok)`; when the file is corrupt (or `check` raises INVALID) append a
+    problem and return `(None, False)`."""
     try:
-        return read_json(fs, path, decode), True
+        value = read_json(fs, path, model)
+        if value is not None and check is not None:
+            check(value)
     except AppError as exc:
-        if exc.code != INVALID:
+        if exc.code not in (CORRUPT_FILE, INVALID):
             raise
         problems.append(Problem(path, exc.message))
         return None, False
-
-
-def _decode_layouts(value: Any) -> LayoutDoc:
-    doc = LayoutDoc.from_json(value)
-    validate_doc(doc)
-    return doc
+    return value, True
 
 
 def load_project(fs: FileSystem, root: str, new_id: Callable[[], str]) -> ProjectState:
@@ -69,11 +69,10 @@ def load_project(fs: FileSystem, root: str, new_id: Callable[[], str]) -> Projec
     """
     root = clean_root(root)
     problems: list[Problem] = []
-    meta, _ = _load_part(fs, ideai_path(root, PROJECT_FILE), ProjectMeta.from_json, problems)
-    manifest, ok_agents = _load_part(fs, ideai_path(root, AGENTS_FILE),
-                                     AgentManifest.from_json, problems)
-    layouts, ok_layouts = _load_part(fs, ideai_path(root, LAYOUTS_FILE), _decode_layouts,
-                                     problems)
+    meta, _ = _load_part(fs, ideai_path(root, PROJECT_FILE), ProjectMeta, problems)
+    manifest, ok_agents = _load_part(fs, ideai_path(root, AGENTS_FILE), AgentManifest, problems)
+    layouts, ok_layouts = _load_part(fs, ideai_path(root, LAYOUTS_FILE), LayoutDoc, problems,
+                                     validate_doc)
     if manifest is None and ok_agents:
         manifest = AgentManifest()
     if layouts is None and ok_layouts:
@@ -105,7 +104,7 @@ def require_layouts(state: ProjectState) -> LayoutDoc:
 def save_manifest(fs: FileSystem, state: ProjectState, manifest: AgentManifest) -> None:
     """Write `agents.json` atomically, then update `state`; CORRUPT_FILE / NOT_WRITABLE."""
     require_manifest(state)
-    fs.write_text_atomic(state.path(AGENTS_FILE), js.dump_json(manifest.to_json()))
+    fs.write_text_atomic(state.path(AGENTS_FILE), dump_document(manifest))
     state.manifest = manifest
 
 
@@ -114,7 +113,7 @@ def save_layouts(fs: FileSystem, state: ProjectState, doc: LayoutDoc, record: bo
     when `record`). Raises INVALID, CORRUPT_FILE or NOT_WRITABLE; returns `doc`."""
     before = require_layouts(state)
     validate_doc(doc)
-    fs.write_text_atomic(state.path(LAYOUTS_FILE), js.dump_json(doc.to_json()))
+    fs.write_text_atomic(state.path(LAYOUTS_FILE), dump_document(doc))
     if record:
         state.history = state.history.record(before)
     state.layouts = doc

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import posixpath
 
-from app.core.domain import jsonshape as js
 from app.core.domain.agents import AgentManifest
+from app.core.domain.documents import dump_document
 from app.core.domain.layout import default_layout_doc
 from app.core.domain.project import ProjectMeta
 from app.core.errors import ALREADY_EXISTS, INVALID, NOT_FOUND, NOT_WRITABLE, AppError
@@ -52,9 +52,9 @@ class CreateProject:
             fs.make_dirs(ideai)
             meta = ProjectMeta(name=(name or "").strip() or root_basename(root))
             files = {
-                PROJECT_FILE: js.dump_json(meta.to_json()),
-                AGENTS_FILE: js.dump_json(AgentManifest().to_json()),
-                LAYOUTS_FILE: js.dump_json(default_layout_doc(self._ids.new_id).to_json()),
+                PROJECT_FILE: dump_document(meta),
+                AGENTS_FILE: dump_document(AgentManifest()),
+                LAYOUTS_FILE: dump_document(default_layout_doc(self._ids.new_id)),
                 CONTEXT_FILE: "",
             }
             for file, text in files.items():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import posixpath
 
-from app.core.domain import jsonshape as js
+from app.core.domain.documents import dump_document
 from app.core.domain.project import RecentProject, RecentProjects
-from app.core.errors import INVALID, AppError
+from app.core.errors import CORRUPT_FILE, AppError
 from app.core.ports import FileSystem
 from app.core.usecases.project_files import read_json
 
@@ -16,10 +16,10 @@ PROJECTS_FILE = "projects.json"
 def _load(fs: FileSystem, data_dir: str) -> RecentProjects | None:
     """The list (empty when missing), or `None` when the file is corrupt."""
     try:
-        return read_json(fs, posixpath.join(data_dir, PROJECTS_FILE), RecentProjects.from_json) \
+        return read_json(fs, posixpath.join(data_dir, PROJECTS_FILE), RecentProjects) \
             or RecentProjects()
     except AppError as exc:
-        if exc.code != INVALID:
+        if exc.code != CORRUPT_FILE:
             raise
         return None
 
@@ -34,7 +34,7 @@ def record_recent(fs: FileSystem, data_dir: str, root: str, name: str, now_ms: i
         return
     fs.make_dirs(data_dir)
     updated = recent.touched(root, name, now_ms)
-    fs.write_text_atomic(posixpath.join(data_dir, PROJECTS_FILE), js.dump_json(updated.to_json()))
+    fs.write_text_atomic(posixpath.join(data_dir, PROJECTS_FILE), dump_document(updated))
 
 
 class ListRecentProjects:

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import posixpath
-from dataclasses import replace
 
-from app.core.domain import jsonshape as js
+from app.core.domain.documents import dump_document, parse_document
 from app.core.domain.project import Settings
-from app.core.errors import CORRUPT_FILE, AppError
 from app.core.ports import FileSystem
 
 SETTINGS_FILE = "settings.json"
@@ -18,10 +16,7 @@ def _read(fs: FileSystem, data_dir: str) -> Settings:
     text = fs.read_text(path)
     if text is None:
         return Settings()
-    try:
-        return Settings.from_json(js.parse_json(text, path))
-    except AppError as exc:
-        raise AppError(CORRUPT_FILE, exc.message, {"file": path}) from exc
+    return parse_document(text, Settings, path)
 
 
 class LoadSettings:
@@ -47,8 +42,8 @@ class MarkFirstRunDone:
         Raises `CORRUPT_FILE` (the unreadable file is not overwritten), `NOT_WRITABLE`.
         """
         data_dir = self._data_dir
-        settings = replace(_read(self._fs, data_dir), first_run_done=True)
+        settings = _read(self._fs, data_dir).model_copy(update={"first_run_done": True})
         self._fs.make_dirs(data_dir)
         self._fs.write_text_atomic(posixpath.join(data_dir, SETTINGS_FILE),
-                                   js.dump_json(settings.to_json()))
+                                   dump_document(settings))
         return settings

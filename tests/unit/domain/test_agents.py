@@ -23,14 +23,15 @@ def test_original_manifest_round_trip_keeps_spelling_and_unknown_keys() -> None:
 
 
 def test_new_entries_use_agent_id_and_md_path() -> None:
-    entry = AgentEntry("x", "Dev", "agents/dev.md", "claude-code")
+    entry = AgentEntry(agent_id="x", name="Dev", md_path="agents/dev.md", profile_id="claude-code")
     assert entry.to_json() == {"agentId": "x", "name": "Dev", "mdPath": "agents/dev.md",
                                "profileId": "claude-code", "synchronized": False}
 
 
 def test_manifest_with_and_without() -> None:
     manifest = AgentManifest.from_json(json.loads(samples.AGENTS_JSON))
-    added = manifest.with_agent(AgentEntry("x", "Dev", "agents/dev.md", "p"))
+    added = manifest.with_agent(
+        AgentEntry(agent_id="x", name="Dev", md_path="agents/dev.md", profile_id="p"))
     assert [a.name for a in added.agents] == ["Main", "Git", "Dev"]
     assert [a.name for a in added.without(samples.MAIN_ID).agents] == ["Git", "Dev"]
     with pytest.raises(AppError) as err:
@@ -60,6 +61,19 @@ def test_name_validation() -> None:
         assert err.value.code == "INVALID"
 
 
-def test_wrong_shape_is_invalid() -> None:
-    with pytest.raises(AppError):
+def test_wrong_shape_is_invalid_and_names_the_field() -> None:
+    with pytest.raises(AppError) as err:
         AgentManifest.from_json({"version": 1, "agents": [{"name": "x"}]})
+    assert err.value.code == "INVALID"
+    assert err.value.message == "agents[0].agentId: field required"
+
+
+def test_null_profile_id_reads_as_empty() -> None:
+    entry = AgentEntry.from_json({"agentId": "a", "name": "A", "mdPath": "m", "profileId": None})
+    assert entry.profile_id == ""
+
+
+def test_spelling_survives_a_copy() -> None:
+    git = AgentManifest.from_json(json.loads(samples.AGENTS_JSON)).get(samples.GIT_ID)
+    renamed = git.model_copy(update={"name": "Git 2"}).to_json()
+    assert list(renamed)[:3] == ["id", "name", "md"] and renamed["name"] == "Git 2"

@@ -1,5 +1,3 @@
-from dataclasses import replace
-
 from app.core.domain.launch_plan import agent_cwd, plan_injection
 from app.core.domain.profiles import ContextInjection, builtin_profiles
 
@@ -22,12 +20,12 @@ def test_env_strategy_sets_variable() -> None:
 
 
 def test_target_cannot_escape_run_dir() -> None:
-    profile = replace(PROFILES["claude-code"],
-                      context_injection=ContextInjection("conventionFile", "../../x.md"))
+    escaping = ContextInjection(strategy="conventionFile", target="../../x.md")
+    profile = PROFILES["claude-code"].model_copy(update={"context_injection": escaping})
     assert plan_injection(profile, "/r").file == "/r/x.md"
 
 
 def test_cwd_template() -> None:
     assert agent_cwd(PROFILES["codex-cli"], "/r", "/p") == "/r"
-    custom = replace(PROFILES["codex-cli"], cwd_template="{projectRoot}")
+    custom = PROFILES["codex-cli"].model_copy(update={"cwd_template": "{projectRoot}"})
     assert agent_cwd(custom, "/r", "/p") == "/p"

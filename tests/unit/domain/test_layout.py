@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from app.core.domain.jsonshape import dump_json
+from app.core.domain.documents import dump_document
 from app.core.domain.layout import LayoutDoc, default_layout_doc
 from app.core.domain.layout_nodes import Grid, Leaf, Split, find_leaf, leaves
 from app.core.errors import AppError
@@ -14,11 +14,11 @@ def test_original_layouts_round_trip_with_unknown_keys() -> None:
     raw = json.loads(samples.LAYOUTS_JSON)
     doc = LayoutDoc.from_json(raw)
     assert doc.to_json() == raw
-    assert json.loads(dump_json(doc.to_json())) == raw
+    assert json.loads(dump_document(doc)) == raw
 
 
 def test_weights_are_written_back_as_floats() -> None:
-    text = dump_json(LayoutDoc.from_json(json.loads(samples.LAYOUTS_JSON)).to_json())
+    text = dump_document(LayoutDoc.from_json(json.loads(samples.LAYOUTS_JSON)))
     assert '"weight": 1.0' in text and '"weight": 2.5' in text
     grid = LayoutDoc.from_json(json.loads(text)).to_json()["layouts"][1]["tree"]["root"]["node"]
     assert all(isinstance(w, float) for w in grid["colWeights"] + grid["rowWeights"])
@@ -54,7 +54,7 @@ def test_default_doc() -> None:
     doc = default_layout_doc(SequentialIds().new_id)
     assert doc.version == 1 and doc.active_id == "id-1"
     assert doc.active.name == "Default" and doc.active.kind == "terminal"
-    assert doc.active.root == Leaf("id-2")
+    assert doc.active.root == Leaf(id="id-2")
 
 
 def test_unknown_active_id_falls_back_to_first() -> None:

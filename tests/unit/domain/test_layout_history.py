@@ -1,10 +1,9 @@
-from dataclasses import replace
-
 from app.core.domain import layout_ops as ops
 from app.core.domain.layout import LayoutDoc, default_layout_doc
 from app.core.domain.layout_history import LayoutHistory
-from app.core.domain.layout_nodes import Leaf, find_leaf
+from app.core.domain.layout_nodes import find_leaf
 from tests.unit.fakes import SequentialIds
+from tests.unit.trees import leaf
 
 
 def _edit(doc: LayoutDoc, history: LayoutHistory,
@@ -54,7 +53,7 @@ def test_undo_keeps_present_cell_contents() -> None:
     history, doc1 = _edit(doc0, LayoutHistory(), ids)
     shown = doc1.with_active_root(ops.assign(doc1.active.root, leaf_id, "s9"))
     _, back = history.undo(shown)
-    assert back.active.root == Leaf(leaf_id, session="s9")
+    assert back.active.root == leaf(leaf_id, session="s9")
 
 
 def test_undo_empties_leaves_that_come_back() -> None:
@@ -63,6 +62,6 @@ def test_undo_empties_leaves_that_come_back() -> None:
     leaf_id = doc0.active.root.id
     with_session = doc0.with_active_root(ops.assign(doc0.active.root, leaf_id, "old"))
     history = LayoutHistory().record(with_session)
-    closed = with_session.with_active_root(Leaf("other"))
+    closed = with_session.with_active_root(leaf("other"))
     _, back = history.undo(closed)
-    assert find_leaf(back.active.root, leaf_id) == replace(Leaf(leaf_id))
+    assert find_leaf(back.active.root, leaf_id) == leaf(leaf_id)

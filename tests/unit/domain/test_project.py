@@ -4,7 +4,7 @@ from app.core.domain.project import ProjectMeta, RecentProjects, Settings
 def test_project_meta_round_trip() -> None:
     raw = {"name": "Demo", "remote": {"host": "h"}, "future": 1}
     assert ProjectMeta.from_json(raw).to_json() == raw
-    assert ProjectMeta("x").to_json() == {"name": "x"}
+    assert ProjectMeta(name="x").to_json() == {"name": "x"}
 
 
 def test_recent_most_recent_first_dedup_and_cap() -> None:

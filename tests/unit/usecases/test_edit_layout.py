@@ -3,11 +3,12 @@ import json
 import pytest
 
 from app.core.domain.layout_edit import CloseOp
-from app.core.domain.layout_nodes import Leaf, Split, leaves
+from app.core.domain.layout_nodes import Split, leaves
 from app.core.errors import AppError
 from app.core.events import LayoutChanged
 from app.core.usecases.edit_layout import EditLayout
 from tests.unit.fakes import FakeEventSink
+from tests.unit.trees import leaf
 from tests.unit.usecases.builders import ROOT, created_project, original_project
 
 LAYOUTS = f"{ROOT}/.ideai/layouts.json"
@@ -40,7 +41,8 @@ def test_undo_redo_round_trip() -> None:
 
 def test_edit_of_original_layout_keeps_unknown_keys() -> None:
     fs, ids, state = original_project()
-    EditLayout(fs, ids, FakeEventSink()).execute(state, CloseOp("b9251e74-3bd5-43ee-90e5-e6bb87faab38"))
+    EditLayout(fs, ids, FakeEventSink()).execute(
+        state, CloseOp(node_id="b9251e74-3bd5-43ee-90e5-e6bb87faab38"))
     saved = json.loads(fs.files[LAYOUTS])
     assert saved["docFuture"] == {"a": [1, 2]}
     assert saved["layouts"][0]["tree"]["treeFuture"] == "x"
@@ -72,7 +74,7 @@ def test_assign_is_not_an_undo_step() -> None:
     edit = EditLayout(fs, ids, FakeEventSink())
     edit.execute(state, {"kind": "assign", "nodeId": leaf_id, "session": "s1"})
     assert not state.history.can_undo
-    assert leaves(edit.execute(state, {"kind": "undo"}).active.root) == [Leaf(leaf_id, "s1")]
+    assert leaves(edit.execute(state, {"kind": "undo"}).active.root) == [leaf(leaf_id, "s1")]
 
 
 def test_an_edit_publishes_layout_changed_and_a_noop_undo_does_not() -> None:

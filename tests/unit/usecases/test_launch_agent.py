@@ -1,5 +1,4 @@
 import json
-from dataclasses import replace
 
 import pytest
 
@@ -123,7 +122,7 @@ def test_unknown_profile_and_agent() -> None:
 def test_skills_are_injected() -> None:
     fs, _, state, _, launch = _setup()
     assert state.manifest is not None
-    main = replace(state.manifest.get(samples.MAIN_ID), skills=("tdd",))
+    main = state.manifest.get(samples.MAIN_ID).model_copy(update={"skills": ("tdd",)})
     state.manifest = state.manifest.with_agent(main)
     fs.files[f"{ROOT}/.ideai/skills/tdd.md"] = "Write the test first."
     launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)

@@ -6,6 +6,7 @@ from app.core.domain.layout_nodes import Leaf
 from app.core.errors import AppError
 from app.core.usecases.projects import CreateProject, OpenProject, is_absolute
 from app.core.usecases.recent_projects import ListRecentProjects
+from tests.unit import samples
 from tests.unit.fakes import FakeClock, FakeEventSink, FakeFileSystem, SequentialIds
 from tests.unit.usecases.builders import DATA, ROOT, new_world, original_project
 
@@ -109,6 +110,22 @@ def test_corrupt_agents_json_is_a_problem_and_rest_usable() -> None:
     assert fs.files[f"{ROOT}/.ideai/agents.json"] == '{"version": 1, "agents": ['
 
 
+def test_wrong_shape_agents_json_problem_names_the_field_path() -> None:
+    bad = '{"version": 1, "agents": [{"agentId": "a", "name": "A"}]}'
+    fs, _, state = original_project(agents_json=bad)
+    [problem] = state.problems
+    assert problem.message == f"{ROOT}/.ideai/agents.json: agents[0].mdPath: field required"
+    assert state.manifest is None and fs.files[f"{ROOT}/.ideai/agents.json"] == bad
+
+
+def test_layouts_breaking_an_invariant_are_a_problem() -> None:
+    raw = json.loads(samples.LAYOUTS_JSON)
+    raw["layouts"][1]["id"] = raw["layouts"][0]["id"]
+    _, _, state = original_project(layouts_json=json.dumps(raw))
+    assert state.layouts is None
+    assert state.problems[0].message == "invalid layout: a layout id is used twice"
+
+
 def test_wrong_shape_layouts_is_a_problem() -> None:
     _, _, state = original_project(layouts_json='{"version": 1, "layouts": "no"}')
     assert state.layouts is None and state.manifest is not None
@@ -156,4 +173,4 @@ def test_corrupt_project_json_falls_back_to_folder_name() -> None:
     fs.files[f"{ROOT}/.ideai/project.json"] = '["not", "an", "object"]'
     state = OpenProject(fs, ids, clock, FakeEventSink(), DATA).execute(ROOT)
     assert state.name == "proj" and state.meta is None
-    assert state.problems[0].message.endswith("expected an object")
+    assert state.problems[0].message.endswith("project.json: input should be an object")
