@@ -37,13 +37,21 @@ class CdpProxy:
         return self.port
 
     def stop(self) -> None:
-        if self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set_result, None)
+        """Stop serving (idempotent: a second call, or one after the loop ended, does nothing)."""
+        if self._stop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._finish)
         self._thread.join(5)
+
+    def _finish(self) -> None:
+        if self._stop is not None and not self._stop.done():
+            self._stop.set_result(None)
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
-        self._loop.run_until_complete(self._serve())
+        try:
+            self._loop.run_until_complete(self._serve())
+        finally:
+            self._loop.close()  # its self-pipe sockets too (ResourceWarning otherwise)
 
     async def _serve(self) -> None:
         self._stop = self._loop.create_future()

@@ -115,9 +115,9 @@ class IdeaApp:
         if self.project is not None:
             args += ["--project", str(self.project)]
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(args, cwd=REPO, env=self.env(), stdout=log, stderr=log,
-                                     start_new_session=True)
+        with open(self.log_path, "ab") as log:  # the child keeps its own copy of the fd
+            self.proc = subprocess.Popen(args, cwd=REPO, env=self.env(), stdout=log, stderr=log,
+                                         start_new_session=True)
         ws_url = self._wait_devtools(timeout_s)
         self.proxy = CdpProxy(self.devtools_port)
         proxy_port = self.proxy.start()

@@ -56,7 +56,8 @@ def _load_part(fs: FileSystem, path: str, model: type[M], problems: list[Problem
     except AppError as exc:
         if exc.code not in (CORRUPT_FILE, INVALID):
             raise
-        problems.append(Problem(path, exc.message))
+        # The problem names its file already: the message says only what is wrong in it.
+        problems.append(Problem(path, exc.message.removeprefix(f"{path}: ")))
         return None, False
     return value, True
 
