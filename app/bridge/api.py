@@ -18,7 +18,6 @@ from app import __version__
 from app.bridge import dto
 from app.bridge.errors import exposed
 from app.core.domain.profiles import Profile
-from app.core.errors import CORRUPT_FILE, AppError
 from app.services import AppServices
 from app.services.terminal_bus import ChunkConsumer
 
@@ -49,19 +48,12 @@ class AppApi:
         previous page's terminal views are gone; pushes start."""
         self._services.terminals.detach_view(self._ctx.view)
         self._ctx.on_ready()
-        problems: list[dto.ProblemDTO] = []
-        try:
-            done = self._services.profiles.first_run_done()
-        except AppError as exc:
-            if exc.code != CORRUPT_FILE:
-                raise
-            done = True
-            problems.append(dto.ProblemDTO(file=str(exc.details.get("file", "settings.json")),
-                                           message=exc.message))
+        first_run, problems = self._services.profiles.first_run()
         return dto.AppInfoDTO(
             version=__version__, data_dir=self._ctx.data_dir,
-            first_run=not (done or self._ctx.first_run_disabled), platform=sys.platform,
-            problems=problems, startup_projects=list(self._ctx.startup_projects),
+            first_run=first_run and not self._ctx.first_run_disabled, platform=sys.platform,
+            problems=[dto.problem_dto(p) for p in problems],
+            startup_projects=list(self._ctx.startup_projects),
         ).wire()
 
 
@@ -73,7 +65,7 @@ class ProfilesApi:
 
     @exposed
     def detect(self) -> list[dto.Json]:
-        return [d.to_json() for d in self._profiles.detect()]
+        return [dto.detection_dto(d).wire() for d in self._profiles.detect()]
 
     @exposed
     def list(self) -> builtins.list[dto.Json]:
@@ -132,14 +124,15 @@ class AgentsApi:
 
     @exposed
     def create(self, root: str, form: dto.Json) -> dto.Json:
-        view = self._agents.create(root, str(form.get("name", "")), str(form.get("persona", "")),
-                                   str(form.get("profileId", "")))
+        new = dto.parse(dto.AgentForm, form, "agent")
+        view = self._agents.create(root, new.name, new.persona, new.profile_id)
         return dto.agent_dto(view).wire()
 
     @exposed
     def update(self, root: str, agent_id: str, form: dto.Json) -> dto.Json:
-        view = self._agents.update(root, agent_id, name=form.get("name"),
-                                   persona=form.get("persona"), profile_id=form.get("profileId"))
+        change = dto.parse(dto.AgentChange, form, "agent")
+        view = self._agents.update(root, agent_id, name=change.name, persona=change.persona,
+                                   profile_id=change.profile_id)
         return dto.agent_dto(view).wire()
 
     @exposed

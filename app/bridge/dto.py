@@ -3,13 +3,21 @@ wire, built from the services' read models and the core's events. Translation on
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
 from pydantic.alias_generators import to_camel
 
+from app.core.domain.documents import first_error
 from app.core.domain.layout import LayoutDoc
 from app.core.domain.sessions import SessionRecord
+from app.core.errors import INVALID, AppError
 from app.core.events import (
     AgentStateChanged,
     DomainEvent,
@@ -21,11 +29,13 @@ from app.core.events import (
 )
 from app.core.usecases.launch_agent import LaunchResult
 from app.core.usecases.open_shell import ShellOpened
+from app.core.usecases.profiles import ProfileDetection
 from app.core.usecases.project_state import Problem
 from app.services.terminals import Attached
 from app.services.views import AgentView, ProjectView
 
 Json = dict[str, Any]
+W = TypeVar("W", bound="Wire")
 
 
 class Wire(BaseModel):
@@ -48,6 +58,32 @@ class Wire(BaseModel):
         """The JSON object sent to the window."""
         out: Json = self.model_dump(mode="json", by_alias=True)
         return out
+
+
+def parse(model: type[W], value: Any, where: str) -> W:
+    """Validate an input DTO from the window; raises `AppError(INVALID)` naming the field."""
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        path, problem = first_error(exc, value)
+        raise AppError(INVALID, f"{where}.{path}: {problem}" if path else f"{where}: {problem}",
+                       {"field": path}) from exc
+
+
+class AgentForm(Wire):
+    """`agents.create` input: `{name, persona, profileId}`."""
+
+    name: str
+    persona: str = ""
+    profile_id: str
+
+
+class AgentChange(Wire):
+    """`agents.update` input: any of `{name, persona, profileId}`."""
+
+    name: str | None = None
+    persona: str | None = None
+    profile_id: str | None = None
 
 
 class ProblemDTO(Wire):
@@ -104,6 +140,12 @@ class AttachDTO(Wire):
     exit_code: int | None
 
 
+class ProfileDetectionDTO(Wire):
+    profile: Json
+    installed: bool
+    version: str | None
+
+
 class AppInfoDTO(Wire):
     version: str
     data_dir: str
@@ -116,6 +158,11 @@ class AppInfoDTO(Wire):
 def session_dto(record: SessionRecord) -> SessionDTO:
     return SessionDTO(session_id=record.session_id, kind=record.kind, agent_id=record.agent_id,
                       alive=record.alive, exit_code=record.exit_code, title=record.title)
+
+
+def detection_dto(found: ProfileDetection) -> ProfileDetectionDTO:
+    return ProfileDetectionDTO(profile=found.profile.to_json(), installed=found.installed,
+                               version=found.version)
 
 
 def problem_dto(problem: Problem) -> ProblemDTO:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 
 from app.core.domain.profiles import Profile
+from app.core.errors import CORRUPT_FILE, AppError
 from app.core.usecases.profiles import DetectProfiles, LoadProfiles, ProfileDetection, SaveProfiles
+from app.core.usecases.project_state import Problem
 from app.core.usecases.settings import LoadSettings, MarkFirstRunDone
 
 
@@ -17,7 +20,7 @@ class ProfileService:
         self._detect, self._load, self._save = detect, load, save
         self._settings, self._first_run_done = settings, first_run_done
 
-    def detect(self) -> list[ProfileDetection]:
+    def detect(self) -> builtins.list[ProfileDetection]:
         """Which built-in CLIs are installed (each detection has a timeout)."""
         return self._detect.execute()
 
@@ -30,6 +33,16 @@ class ProfileService:
         self._save.execute(profiles)
         self._first_run_done.execute()
 
-    def first_run_done(self) -> bool:
-        """Whether the first-run wizard was completed. Raises `CORRUPT_FILE`."""
-        return self._settings.execute().first_run_done
+    def first_run(self) -> tuple[bool, builtins.list[Problem]]:
+        """Whether the first-run wizard should show, and the app-wide problems found asking.
+
+        An unreadable `settings.json` is reported (never overwritten) and does not bring the
+        wizard back: the user already went through it once.
+        """
+        try:
+            return not self._settings.execute().first_run_done, []
+        except AppError as exc:
+            if exc.code != CORRUPT_FILE:
+                raise
+            file = str(exc.details.get("file", "settings.json"))
+            return False, [Problem(file, exc.message.removeprefix(f"{file}: "))]

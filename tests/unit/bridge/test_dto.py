@@ -44,3 +44,17 @@ def test_session_and_attach_dtos() -> None:
                                          "alive": False, "exitCode": 3, "title": "Main"}
     assert attach_dto(Attached("hi", 2, True, None)).wire() == {
         "scrollback": "hi", "end": 2, "alive": True, "exitCode": None}
+
+
+def test_input_forms_are_validated_with_the_field_named() -> None:
+    import pytest
+
+    from app.bridge.dto import AgentChange, AgentForm, parse
+    from app.core.errors import AppError
+
+    form = parse(AgentForm, {"name": "Dev", "profileId": "shell"}, "agent")
+    assert (form.name, form.persona, form.profile_id) == ("Dev", "", "shell")
+    assert parse(AgentChange, {"persona": "x"}, "agent").name is None
+    with pytest.raises(AppError) as err:
+        parse(AgentForm, {"name": 3, "profileId": "shell"}, "agent")
+    assert err.value.code == "INVALID" and err.value.message.startswith("agent.name: ")
