@@ -16,6 +16,13 @@ CORRUPT_FILE = "CORRUPT_FILE"
 AGENT_ALREADY_RUNNING = "AGENT_ALREADY_RUNNING"
 COMMAND_NOT_FOUND = "COMMAND_NOT_FOUND"
 INTERNAL = "INTERNAL"
+# Delegation (SPEC C8): a caller that is not who it says, a full inbox, a turn that ran out of
+# time, an ask that would close a wait cycle, a turn that ended without a reply.
+FORBIDDEN = "FORBIDDEN"
+INBOX_FULL = "INBOX_FULL"
+TIMEOUT = "TIMEOUT"
+CYCLE = "CYCLE"
+NO_REPLY = "NO_REPLY"
 
 ERROR_CODES: frozenset[str] = frozenset(
     {
@@ -27,6 +34,11 @@ ERROR_CODES: frozenset[str] = frozenset(
         AGENT_ALREADY_RUNNING,
         COMMAND_NOT_FOUND,
         INTERNAL,
+        FORBIDDEN,
+        INBOX_FULL,
+        TIMEOUT,
+        CYCLE,
+        NO_REPLY,
     }
 )
 

@@ -144,6 +144,14 @@ class IdSource(Protocol):
         ...
 
 
+class TokenSource(Protocol):
+    """Source of secrets (each agent launch gets its own token)."""
+
+    def new_token(self) -> str:
+        """A fresh URL-safe secret of at least 128 bits."""
+        ...
+
+
 class EventSink(Protocol):
     """Where use cases publish domain events (the services' event bus)."""
 

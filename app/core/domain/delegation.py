@@ -1,0 +1,160 @@
+"""Delegation between agents (SPEC C8): who calls, what they ask, the ticket that carries it and
+the text typed into the target's terminal. Pure values and validation.
+
+Commands are JSON objects with a `type` (docs/contracts.md §7.1); `parse_command` validates them
+into the models below and raises `AppError(INVALID)` naming the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic.alias_generators import to_camel
+
+from app.core.domain.documents import first_error
+from app.core.errors import INVALID, AppError
+
+#: Longest task or message text accepted (characters).
+MAX_TEXT_CHARS = 100_000
+
+
+@dataclass(frozen=True)
+class User:
+    """The human, through IdeA's own window (trusted door)."""
+
+    kind: Literal["user"] = "user"
+
+    @property
+    def label(self) -> str:
+        """How the delivered text names this caller."""
+        return "user"
+
+
+@dataclass(frozen=True)
+class AgentCaller:
+    """An agent of project `root`, authenticated by the token of its live session."""
+
+    root: str
+    agent_id: str
+    name: str
+    session_id: str
+    kind: Literal["agent"] = "agent"
+
+    @property
+    def label(self) -> str:
+        """How the delivered text names this caller (its agent name)."""
+        return self.name
+
+
+Caller = User | AgentCaller
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True,
+                              extra="forbid")
+
+
+Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS)]
+Target = Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class ListAgents(_Command):
+    """`agent.list`: the project's agents with their state."""
+
+    type: Literal["agent.list"]
+
+
+class RunAgent(_Command):
+    """`agent.run`: launch `target` (in a free cell of the active layout, else in the
+    background) unless it runs."""
+
+    type: Literal["agent.run"]
+    target: Target
+
+
+class StopAgent(_Command):
+    """`agent.stop`: end `target`'s live session."""
+
+    type: Literal["agent.stop"]
+    target: Target
+
+
+class MessageAgent(_Command):
+    """`agent.message`: queue `text` for `target`, fire and forget."""
+
+    type: Literal["agent.message"]
+    target: Target
+    text: Text
+
+
+class AskAgent(_Command):
+    """`agent.ask`: queue `task` for `target` and wait for its reply."""
+
+    type: Literal["agent.ask"]
+    target: Target
+    task: Text
+
+
+class Reply(_Command):
+    """`agent.reply`: the caller's answer to `ticket` (default: its current turn)."""
+
+    type: Literal["agent.reply"]
+    result: Annotated[str, Field(max_length=MAX_TEXT_CHARS)]
+    ticket: str | None = None
+
+
+class Hook(_Command):
+    """`agent.hook`: a vendor hook of the caller's CLI (`payload` = the vendor's JSON)."""
+
+    type: Literal["agent.hook"]
+    event: Literal["session-start", "stop", "stop-failure", "notification"]
+    payload: dict[str, Any] = Field(default_factory=dict)
+
+
+Command = Annotated[ListAgents | RunAgent | StopAgent | MessageAgent | AskAgent | Reply | Hook,
+                    Field(discriminator="type")]
+_COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
+COMMAND_TYPES = ("agent.list", "agent.run", "agent.stop", "agent.message", "agent.ask",
+                 "agent.reply", "agent.hook")
+
+
+def parse_command(value: Any) -> Command:
+    """Validate a command object; raises `AppError(INVALID, "command.<field>: <problem>")`."""
+    if isinstance(value, dict) and value.get("type") not in COMMAND_TYPES:
+        raise AppError(INVALID, f"command.type: unknown command {value.get('type')!r}; one of "
+                                f"{', '.join(COMMAND_TYPES)}", {"field": "type"})
+    try:
+        return _COMMAND.validate_python(value)
+    except ValidationError as exc:
+        path, problem = first_error(exc, value)
+        path = path.split(".", 1)[1] if path.startswith("agent.") else path
+        raise AppError(INVALID, f"command.{path}: {problem}" if path else f"command: {problem}",
+                       {"field": path}) from exc
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """One piece of work in a target's mailbox.
+
+    `kind`: `ask` (someone waits for the reply) or `message` (fire and forget). `requester` is
+    the caller's agent id, or None for the user; `label` how the delivered text names it.
+    """
+
+    id: str
+    kind: Literal["ask", "message"]
+    target: str
+    requester: str | None
+    label: str
+    text: str
+
+
+def delivered_text(ticket: Ticket) -> str:
+    """The line typed into the target's terminal for `ticket` (no newline: the profile's submit
+    sequence follows). Newlines of the task become spaces, so the text is one submission.
+    """
+    body = " ".join(ticket.text.split())
+    answer = (f" (answer with idea_reply, ticket {ticket.id}, or: idea reply --ticket "
+              f"{ticket.id} \"…\")") if ticket.kind == "ask" else ""
+    return f"[IdeA · task from {ticket.label} · ticket {ticket.id}] {body}{answer}"

@@ -1,0 +1,64 @@
+"""Who may speak for which agent: one token per agent launch (SPEC C8 "Identity").
+
+A launch issues a token for its session; every door that an agent reaches (MCP server, `idea`
+command, hooks, file protocol) presents `(requester, token)` and gets the caller back, or
+`FORBIDDEN`. The token dies with its session.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import threading
+from dataclasses import dataclass
+
+from app.core.domain.delegation import AgentCaller
+from app.core.errors import FORBIDDEN, AppError
+from app.core.ports import TokenSource
+from app.core.usecases.project_state import clean_root
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Grant:
+    token: str
+    caller: AgentCaller
+
+
+class Credentials:
+    """Launch tokens of live agent sessions. Thread-safe."""
+
+    def __init__(self, tokens: TokenSource) -> None:
+        self._tokens = tokens
+        self._lock = threading.Lock()
+        self._by_session: dict[str, _Grant] = {}
+
+    def issue(self, caller: AgentCaller) -> str:
+        """A new token for `caller`'s session (replacing any earlier one of that session)."""
+        token = self._tokens.new_token()
+        with self._lock:
+            self._by_session[caller.session_id] = _Grant(token, caller)
+        return token
+
+    def revoke(self, session_id: str) -> None:
+        """The session ended: its token no longer opens anything."""
+        with self._lock:
+            self._by_session.pop(session_id, None)
+
+    def verify(self, root: str, requester: str, token: str) -> AgentCaller:
+        """The agent `requester` (its id) of project `root` presenting `token`.
+
+        Raises `AppError(FORBIDDEN)` — and logs it — for no token, an unknown or revoked one, or
+        a token of another agent or project.
+        """
+        with self._lock:
+            grants = list(self._by_session.values())
+        for grant in grants:
+            if token and hmac.compare_digest(grant.token, token):
+                if grant.caller.agent_id == requester and grant.caller.root == clean_root(root):
+                    return grant.caller
+                break
+        log.warning("refused a call for agent %r of %s: bad or missing token", requester, root)
+        raise AppError(FORBIDDEN, "not allowed: this token does not belong to "
+                                  f"agent {requester!r} of this project", {"requester": requester})
