@@ -14,18 +14,23 @@ from app.adapters.pty import default_host_class
 from app.adapters.stores.filesystem import LocalFileSystem
 from app.adapters.system.clock import SystemClock, Uuid4Ids
 from app.adapters.system.commands import PathCommandResolver, SubprocessProfileDetector
+from app.adapters.system.self_command import self_command
+from app.adapters.system.tokens import SecretTokens
+from app.adapters.vendors import VendorProjectors
 from app.core.domain.scrollback import SCROLLBACK_CHARS
 from app.core.ports import (
     Clock,
     CommandResolver,
     FileSystem,
     IdSource,
+    LaunchProjector,
     ProfileDetector,
     TerminalHost,
+    TokenSource,
 )
 from app.core.usecases.agents import CreateAgent, DeleteAgent, ReadPersona, UpdateAgent
 from app.core.usecases.edit_layout import EditLayout
-from app.core.usecases.launch_agent import LaunchAgent
+from app.core.usecases.launch_agent import LaunchAgent, LaunchConfig
 from app.core.usecases.open_shell import OpenShell
 from app.core.usecases.profiles import DetectProfiles, LoadProfiles, SaveProfiles
 from app.core.usecases.projects import CreateProject, OpenProject
@@ -33,11 +38,14 @@ from app.core.usecases.recent_projects import ListRecentProjects
 from app.core.usecases.settings import LoadSettings, MarkFirstRunDone
 from app.services import AppServices
 from app.services.agents import AgentService
+from app.services.credentials import Credentials
 from app.services.event_bus import EventBus
 from app.services.layouts import LayoutService
 from app.services.open_projects import OpenProjects
+from app.services.orchestrator import OrchestrationConfig, OrchestratorService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
+from app.services.scheduler import Scheduler, ThreadScheduler
 from app.services.session_keeper import SessionKeeper
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.terminal_views import TerminalViews
@@ -47,12 +55,15 @@ from app.services.terminals import TerminalService
 @dataclass(frozen=True)
 class Config:
     """What the graph is built from: the app data dir (absolute), the user's shell (absolute
-    path), the `--project` roots opened at start and the scrollback kept per session (chars)."""
+    path), the `--project` roots opened at start, the scrollback kept per session (chars),
+    IdeA's own command line (default `self_command()`) and the delegation timings."""
 
     data_dir: str
     shell: str
     startup_projects: Sequence[str] = ()
     scrollback_chars: int = SCROLLBACK_CHARS
+    idea_command: tuple[str, ...] = ()
+    orchestration: OrchestrationConfig = OrchestrationConfig()
 
 
 @dataclass(frozen=True)
@@ -65,14 +76,19 @@ class Adapters:
     detector: ProfileDetector
     clock: Clock
     ids: IdSource
+    tokens: TokenSource
+    projector: LaunchProjector
+    scheduler: Scheduler
 
     @staticmethod
     def local(terminals: TerminalHost | None = None) -> Adapters:
-        """Disk, the platform's PTY host (or `terminals`), PATH, wall clock, uuid4."""
+        """Disk, the platform's PTY host (or `terminals`), PATH, wall clock, uuid4, secrets,
+        the vendor projections, a timer thread."""
         resolver = PathCommandResolver()
         return Adapters(fs=LocalFileSystem(), terminals=terminals or default_host_class()(),
                         resolver=resolver, detector=SubprocessProfileDetector(resolver),
-                        clock=SystemClock(), ids=Uuid4Ids())
+                        clock=SystemClock(), ids=Uuid4Ids(), tokens=SecretTokens(),
+                        projector=VendorProjectors(), scheduler=ThreadScheduler())
 
 
 @dataclass(frozen=True)
@@ -84,8 +100,9 @@ class Container:
     services: AppServices = field(repr=False)
 
     def shutdown(self, timeout_ms: int = 3_000) -> None:
-        """End every terminal session (app exit)."""
+        """End every terminal session and timer (app exit)."""
         self.adapters.terminals.close_all(timeout_ms)
+        self.adapters.scheduler.close()
 
 
 def build(config: Config, adapters: Adapters | None = None) -> Container:
@@ -99,6 +116,17 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     views = TerminalViews(a.terminals, output)
     keeper = SessionKeeper(projects, a.terminals, output, views, events)
     load_profiles = LoadProfiles(a.fs, data)
+    credentials = Credentials()
+    events.subscribe(credentials.on_event)
+    launch = LaunchAgent(a.fs, a.terminals, a.resolver, a.ids, events, a.projector, a.tokens,
+                         LaunchConfig(config.shell, config.idea_command or tuple(self_command())))
+    agents = AgentService(projects, keeper, load_profiles, CreateAgent(a.fs, a.ids),
+                          UpdateAgent(a.fs), DeleteAgent(a.fs), ReadPersona(a.fs), launch,
+                          credentials)
+    orchestrator = OrchestratorService(projects, agents, load_profiles, a.terminals, views,
+                                       events, a.ids, a.scheduler, config.orchestration)
+    events.subscribe(orchestrator.on_event)
+    output.tap(orchestrator.on_output)
     services = AppServices(
         events=events, output=output, open_projects=projects,
         projects=ProjectService(
@@ -108,10 +136,7 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
         layouts=LayoutService(projects, keeper, EditLayout(a.fs, a.ids, events)),
         terminals=TerminalService(projects, keeper, a.terminals, views,
                                   OpenShell(a.terminals, a.ids, a.fs, events, config.shell)),
-        agents=AgentService(
-            projects, keeper, load_profiles, CreateAgent(a.fs, a.ids), UpdateAgent(a.fs),
-            DeleteAgent(a.fs), ReadPersona(a.fs),
-            LaunchAgent(a.fs, a.terminals, a.resolver, a.ids, events, config.shell)),
+        agents=agents, orchestrator=orchestrator, credentials=credentials,
         profiles=ProfileService(DetectProfiles(a.detector), load_profiles,
                                 SaveProfiles(a.fs, data), LoadSettings(a.fs, data),
                                 MarkFirstRunDone(a.fs, data)),

@@ -10,10 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from app.core.domain.activity import Activity
 from app.core.domain.layout import LayoutDoc
 from app.core.domain.sessions import SessionRecord
 
 AgentState = Literal["running", "stopped"]
+DelegationState = Literal["queued", "active", "done", "failed"]
 
 
 @dataclass(frozen=True)
@@ -68,8 +70,49 @@ class AgentStateChanged:
     session_id: str | None = None
 
 
+@dataclass(frozen=True)
+class AgentActivityChanged:
+    """Agent `agent_id` of `root` is now `activity` with `queue_depth` tickets not done
+    (`ticket`: its current turn, if any)."""
+
+    root: str
+    agent_id: str
+    activity: Activity
+    queue_depth: int
+    ticket: str | None = None
+
+
+@dataclass(frozen=True)
+class DelegationChanged:
+    """Ticket `ticket` from `requester` (an agent id, or None for the user) to `target` is now
+    `state`; `reason` is the error code of a failed one (TIMEOUT, NO_REPLY, …)."""
+
+    root: str
+    ticket: str
+    requester: str | None
+    target: str
+    state: DelegationState
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class DelegationReady:
+    """Type `text` into session `session_id` (agent `agent_id`) for `ticket`, through the write
+    portal of the window view `view` (docs/contracts.md §7.3); `submit_sequence` after
+    `submit_delay_ms` (None: the defaults, `\r` after 60 ms)."""
+
+    root: str
+    agent_id: str
+    session_id: str
+    view: str
+    ticket: str
+    text: str
+    submit_sequence: str | None = None
+    submit_delay_ms: int | None = None
+
+
 DomainEvent = (ProblemRaised | LayoutChanged | SessionStarted | SessionExited | SessionReleased
-               | AgentStateChanged)
+               | AgentStateChanged | AgentActivityChanged | DelegationChanged | DelegationReady)
 
 def session_of(event: DomainEvent) -> str | None:
     """The session id `event` names, if any: the push pump keeps such an event behind that
@@ -78,4 +121,6 @@ def session_of(event: DomainEvent) -> str | None:
         return event.session_id
     if isinstance(event, SessionStarted):
         return event.session.session_id
+    if isinstance(event, DelegationReady):
+        return event.session_id
     return None

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from app.core.domain.launch_plan import Delegation, Projection
+from app.core.domain.profiles import Profile
 from app.core.domain.sessions import SpawnSpec, TerminalChunk
 from app.core.events import DomainEvent
 
@@ -22,6 +24,10 @@ class FileSystem(Protocol):
 
     def write_text_atomic(self, path: str, text: str) -> None:
         """Write via temp file + fsync + rename; raises `AppError(NOT_WRITABLE)`."""
+        ...
+
+    def make_executable(self, path: str) -> None:
+        """Let the user run the file `path` (POSIX mode u+x g+x o+x; no-op elsewhere)."""
         ...
 
     def make_dirs(self, path: str) -> None:
@@ -79,6 +85,10 @@ class TerminalHost(Protocol):
         """Send `data` to the session; writes are applied in `seq` order (0, 1, 2 …)."""
         ...
 
+    def inject(self, session_id: str, data: str) -> None:
+        """Type `data` from IdeA itself (no view's sequence): queued after what is pending."""
+        ...
+
     def resize(self, session_id: str, cols: int, rows: int) -> None:
         """Resize the terminal to `cols` x `rows` character cells (no-op once ended)."""
         ...
@@ -109,6 +119,15 @@ class TerminalHost(Protocol):
 
     def close_all(self, timeout_ms: int = 3_000) -> None:
         """App shutdown: end every session (force-kill after `timeout_ms`)."""
+        ...
+
+
+class LaunchProjector(Protocol):
+    """Turns what an agent needs to reach IdeA into its vendor's own formats (SPEC C4: vendor
+    specifics live in adapters): the MCP declaration, settings and hooks, the `idea` wrapper."""
+
+    def project(self, profile: Profile, delegation: Delegation) -> Projection:
+        """Files, arguments and environment for launching `profile` with `delegation`."""
         ...
 
 

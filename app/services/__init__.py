@@ -8,9 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.services.agents import AgentService
+from app.services.credentials import Credentials
 from app.services.event_bus import EventBus
 from app.services.layouts import LayoutService
 from app.services.open_projects import OpenProjects
+from app.services.orchestrator import OrchestratorService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
 from app.services.terminal_bus import TerminalOutputBus
@@ -29,3 +31,5 @@ class AppServices:
     terminals: TerminalService
     agents: AgentService
     profiles: ProfileService
+    orchestrator: OrchestratorService
+    credentials: Credentials

@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from app.core.domain.delegation import AgentCaller
+from app.core.domain.layout_nodes import leaves
+from app.core.domain.sessions import SessionRecord
 from app.core.usecases.agents import CreateAgent, DeleteAgent, ReadPersona, UpdateAgent
 from app.core.usecases.launch_agent import LaunchAgent, LaunchResult
 from app.core.usecases.profiles import LoadProfiles
+from app.core.usecases.project_files import require_layouts, require_manifest
+from app.services.credentials import Credentials
 from app.services.open_projects import OpenProjects
 from app.services.session_keeper import SessionKeeper
 from app.services.views import AgentView, agent_view
 
+#: Terminal size of an agent launched by IdeA itself (cols, rows); its cell fits it when shown.
+BACKGROUND_SIZE = (120, 32)
+
 
 class AgentService:
-    """Agent operations on open projects; profiles are read from `profiles.json` each time."""
+    """Agent operations on open projects; profiles are read from `profiles.json` each time.
+    Each new launch's token is granted to its session (`Credentials`)."""
 
     def __init__(self, projects: OpenProjects, keeper: SessionKeeper, profiles: LoadProfiles,
                  create: CreateAgent, update: UpdateAgent, delete: DeleteAgent,
-                 persona: ReadPersona, launch: LaunchAgent) -> None:
+                 persona: ReadPersona, launch: LaunchAgent, credentials: Credentials) -> None:
         self._projects, self._keeper, self._profiles = projects, keeper, profiles
+        self._credentials = credentials
         self._create, self._update, self._delete = create, update, delete
         self._persona, self._launch = persona, launch
 
@@ -46,12 +58,36 @@ class AgentService:
         with self._projects.locked(root) as state:
             return self._persona.execute(state, agent_id)
 
-    def launch(self, root: str, agent_id: str, node_id: str, cols: int,
+    def launch(self, root: str, agent_id: str, node_id: str | None, cols: int,
                rows: int) -> LaunchResult:
-        """Launch (or re-attach) the agent in cell `node_id`. Errors of `LaunchAgent`."""
+        """Launch (or re-attach) the agent in cell `node_id` (None: in the background).
+        Errors of `LaunchAgent`."""
         profiles = self._profiles.execute()
         with self._projects.locked(root) as state:
             before = set(state.sessions)
             result = self._launch.execute(state, agent_id, node_id, cols, rows, profiles)
             self._keeper.after_start(state, before)
+            if result.token is not None:
+                entry = require_manifest(state).get(agent_id)
+                self._credentials.grant(
+                    AgentCaller(state.root, agent_id, entry.name, result.session_id),
+                    result.token)
             return result
+
+    def ensure_running(self, root: str, agent_id: str) -> tuple[LaunchResult, bool]:
+        """The agent's live session, launching it when it has none: in the first free cell of
+        the active layout (no session, or an ended one), else in the background. Returns
+        `(result, started)`. Errors of `LaunchAgent`."""
+        with self._projects.locked(root) as state:
+            live = state.live_agent(agent_id)
+            doc = require_layouts(state)
+            if live is not None:
+                return LaunchResult(live.session_id, True, doc), False
+            free = next((leaf.id for leaf in leaves(doc.active.root)
+                         if not _shows_live(state.sessions, leaf.session)), None)
+        return self.launch(root, agent_id, free, *BACKGROUND_SIZE), True
+
+
+def _shows_live(sessions: Mapping[str, SessionRecord], session_id: str | None) -> bool:
+    record = sessions.get(session_id) if session_id is not None else None
+    return record is not None and record.alive

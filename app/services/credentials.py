@@ -1,8 +1,9 @@
 """Who may speak for which agent: one token per agent launch (SPEC C8 "Identity").
 
-A launch issues a token for its session; every door that an agent reaches (MCP server, `idea`
-command, hooks, file protocol) presents `(requester, token)` and gets the caller back, or
-`FORBIDDEN`. The token dies with its session.
+A launch makes a token for its session (`LaunchAgent`, from the `TokenSource` port) and the
+agents service grants it here; every door an agent reaches (MCP server, `idea` command, hooks,
+file protocol) presents `(requester, token)` and gets the caller back, or `FORBIDDEN`. The
+token dies with its session.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from app.core.domain.delegation import AgentCaller
 from app.core.errors import FORBIDDEN, AppError
-from app.core.ports import TokenSource
+from app.core.events import DomainEvent, SessionExited
 from app.core.usecases.project_state import clean_root
 
 log = logging.getLogger(__name__)
@@ -29,17 +30,19 @@ class _Grant:
 class Credentials:
     """Launch tokens of live agent sessions. Thread-safe."""
 
-    def __init__(self, tokens: TokenSource) -> None:
-        self._tokens = tokens
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._by_session: dict[str, _Grant] = {}
 
-    def issue(self, caller: AgentCaller) -> str:
-        """A new token for `caller`'s session (replacing any earlier one of that session)."""
-        token = self._tokens.new_token()
+    def grant(self, caller: AgentCaller, token: str) -> None:
+        """`token` (made by the launch) opens the doors for `caller`'s session."""
         with self._lock:
             self._by_session[caller.session_id] = _Grant(token, caller)
-        return token
+
+    def on_event(self, event: DomainEvent) -> None:
+        """Event-bus handler: a session's end revokes its token."""
+        if isinstance(event, SessionExited):
+            self.revoke(event.session_id)
 
     def revoke(self, session_id: str) -> None:
         """The session ended: its token no longer opens anything."""

@@ -4,20 +4,40 @@ PTY only hears of what the slowest view consumed (`AckFrontier`)."""
 
 from __future__ import annotations
 
+import logging
 import threading
+from collections.abc import Callable
 
 from app.core.domain.ack_frontier import AckFrontier
 from app.core.ports import TerminalHost
 from app.services.terminal_bus import ChunkConsumer, Snapshot, TerminalOutputBus
 
+log = logging.getLogger(__name__)
+
+#: `listener(session_id, view, attached)`: a view started (True) or stopped showing a session.
+ViewListener = Callable[[str, str, bool], None]
+
 
 class TerminalViews:
-    """Attach/detach/ack of views on sessions. Thread-safe."""
+    """Attach/detach/ack of views on sessions. Thread-safe. Listeners (the write portal's
+    router) hear of every attach and detach, after the fact, outside the lock."""
 
     def __init__(self, terminals: TerminalHost, bus: TerminalOutputBus) -> None:
         self._terminals, self._bus = terminals, bus
         self._lock = threading.Lock()
         self._frontiers: dict[str, AckFrontier] = {}
+        self._listeners: tuple[ViewListener, ...] = ()
+
+    def listen(self, listener: ViewListener) -> None:
+        """Tell `listener` of every view attaching to or detaching from a session."""
+        self._listeners = (*self._listeners, listener)
+
+    def _tell(self, session_id: str, view: str, attached: bool) -> None:
+        for listener in self._listeners:
+            try:
+                listener(session_id, view, attached)
+            except Exception:
+                log.exception("view listener failed")
 
     def attach(self, session_id: str, view: str, consumer: ChunkConsumer) -> Snapshot:
         """View `view` shows `session_id`: `consumer` gets its chunks; returns the snapshot."""
@@ -26,7 +46,8 @@ class TerminalViews:
             frontier = self._frontiers.setdefault(session_id, AckFrontier())
             if frontier.attach(view, snapshot.produced):
                 self._terminals.set_flow_control(session_id, True)
-            return snapshot
+        self._tell(session_id, view, True)
+        return snapshot
 
     def detach(self, session_id: str, view: str) -> None:
         """View `view` no longer shows `session_id` (no error when it did not)."""
@@ -41,6 +62,7 @@ class TerminalViews:
                 self._terminals.set_flow_control(session_id, False)
             elif due:
                 self._terminals.ack(session_id, due)
+        self._tell(session_id, view, False)
 
     def detach_view(self, view: str) -> None:
         """Every session shown by `view` (a window closed or reloaded its page)."""

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from app.core.domain.launch_plan import Delegation, PlannedFile, Projection
+from app.core.domain.profiles import Profile
 from app.core.domain.sessions import SpawnSpec, TerminalChunk
 from app.core.errors import INVALID, NOT_FOUND, NOT_WRITABLE, AppError
 from app.core.events import DomainEvent
@@ -19,6 +22,7 @@ class FakeFileSystem:
         self.dirs: set[str] = {"/"} | set(dirs or set())
         self.read_only: set[str] = set(read_only or set())
         self.writes: list[str] = []
+        self.executable: set[str] = set()
         for d in list(self.dirs):
             self._add_parents(d)
 
@@ -39,6 +43,11 @@ class FakeFileSystem:
             raise AppError(NOT_WRITABLE, f"cannot write {path}")
         self.files[path] = text
         self.writes.append(path)
+
+    def make_executable(self, path: str) -> None:
+        if path not in self.files:
+            raise AppError(NOT_WRITABLE, f"cannot make {path} executable")
+        self.executable.add(path)
 
     def make_dirs(self, path: str) -> None:
         if self._locked(path):
@@ -73,6 +82,7 @@ class FakeTerminalHost:
         self.killed: list[str] = []
         self.forgotten: list[str] = []
         self.writes: list[tuple[str, int, str]] = []
+        self.injected: list[tuple[str, str]] = []
         self.sizes: list[tuple[str, int, int]] = []
         self.acks: list[tuple[str, int]] = []
         self.flow: dict[str, bool] = {}
@@ -108,6 +118,10 @@ class FakeTerminalHost:
     def write(self, session_id: str, seq: int, data: str) -> None:
         self._known(session_id)
         self.writes.append((session_id, seq, data))
+
+    def inject(self, session_id: str, data: str) -> None:
+        self._known(session_id)
+        self.injected.append((session_id, data))
 
     def resize(self, session_id: str, cols: int, rows: int) -> None:
         self._known(session_id)
@@ -190,3 +204,68 @@ class FakeEventSink:
 
     def publish(self, event: DomainEvent) -> None:
         self.events.append(event)
+
+
+class SequentialTokens:
+    """Tokens `token-1`, `token-2`, … (deterministic)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def new_token(self) -> str:
+        self.count += 1
+        return f"token-{self.count}"
+
+
+class FakeProjector:
+    """A `LaunchProjector` that records what it was asked and adds one marker file."""
+
+    def __init__(self, mcp: bool = True) -> None:
+        self.calls: list[tuple[str, Delegation]] = []
+        self.mcp = mcp
+
+    def project(self, profile: Profile, delegation: Delegation) -> Projection:
+        self.calls.append((profile.id, delegation))
+        marker = PlannedFile(f"{delegation.run_dir}/bin/idea", "#!/bin/sh\n", executable=True)
+        return Projection(files=(marker,), env={"IDEA_TOKEN": delegation.token}, mcp=self.mcp)
+
+
+class _ManualTimer:
+    def __init__(self, due: float, callback: Callable[[], None]) -> None:
+        self.due, self.callback, self.cancelled = due, callback, False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class ManualScheduler:
+    """A `Scheduler` whose time only moves with `advance(seconds)` (no thread, no sleep)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.timers: list[_ManualTimer] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> _ManualTimer:
+        timer = _ManualTimer(self.now + delay_s, callback)
+        self.timers.append(timer)
+        return timer
+
+    def advance(self, seconds: float) -> None:
+        """Move time forward, running every timer that falls due, in order."""
+        end = self.now + seconds
+        while True:
+            due = sorted((t for t in self.timers if not t.cancelled and t.due <= end),
+                         key=lambda t: t.due)
+            if not due:
+                break
+            timer = due[0]
+            self.timers.remove(timer)
+            self.now = max(self.now, timer.due)
+            timer.callback()
+        self.now = end
+
+    def close(self) -> None:
+        self.timers.clear()

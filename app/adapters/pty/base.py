@@ -203,6 +203,11 @@ class PtyHostBase(abc.ABC, Generic[S]):
         """
         self._get(session_id).input.put(seq, data)
 
+    def inject(self, session_id: str, data: str) -> None:
+        """Queue `data` typed by IdeA itself (the headless write portal), outside any view's
+        `seq` order. Raises `AppError(NOT_FOUND)` for an unknown session."""
+        self._get(session_id).input.put_unordered(data)
+
     def resize(self, session_id: str, cols: int, rows: int) -> None:
         """Set the terminal size in character cells.
 

@@ -178,6 +178,15 @@ class OrderedInput:
                 self._pending[seq] = data
             self._cond.notify_all()
 
+    def put_unordered(self, data: str) -> None:
+        """Input outside every view's sequence (IdeA typing for itself): delivered next, in
+        the order such calls came, without disturbing the views' counters."""
+        with self._cond:
+            if self._closed:
+                return
+            self._late.append(data)
+            self._cond.notify_all()
+
     def _restart(self) -> None:
         """Expect seq 0 next; input still queued from the old counter is delivered first."""
         self._late.extend(self._pending[k] for k in sorted(self._pending))

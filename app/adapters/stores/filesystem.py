@@ -51,6 +51,19 @@ class LocalFileSystem:
             _silent_unlink(tmp)
             raise AppError(NOT_WRITABLE, f"cannot write {path}: {exc.strerror}") from exc
 
+    def make_executable(self, path: str) -> None:
+        """Add the execute bits where the read bits are (``chmod +x``, umask respected).
+
+        Raises ``AppError(NOT_WRITABLE)``; a no-op where the OS has no such bits (Windows).
+        """
+        if not hasattr(os, "fchmod"):
+            return
+        try:
+            mode = os.stat(path).st_mode
+            os.chmod(path, mode | ((mode & 0o444) >> 2))
+        except OSError as exc:
+            raise AppError(NOT_WRITABLE, f"cannot make {path} executable: {exc.strerror}") from exc
+
     def make_dirs(self, path: str) -> None:
         """Create ``path`` and its parents; raises ``AppError(NOT_WRITABLE)`` on failure."""
         try:

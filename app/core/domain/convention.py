@@ -45,3 +45,35 @@ def compose_convention_file(
         _section("Handoff", handoff),
     ]
     return "\n".join([HEADER + "\n", *(s for s in sections if s is not None)])
+
+
+def orchestration_section(agent_name: str, teammates: Sequence[str], mcp_tools: bool) -> str:
+    """How agent `agent_name` delegates through IdeA (the convention file's Orchestration
+    section): its teammates' names, the MCP tools when its CLI has IdeA's MCP server
+    (`mcp_tools`), and always the `idea` command, which works from any shell."""
+    team = ", ".join(teammates) if teammates else "none yet"
+    lines = [
+        f"You are **{agent_name}**, one agent of an IdeA project. Other agents: {team}.",
+        "Delegate to another agent only through IdeA, never through your CLI's own sub-agents.",
+        "",
+    ]
+    if mcp_tools:
+        lines += [
+            "- `idea_ask_agent(target, task)`: give a task to another agent and wait for its "
+            "answer (returned inline).",
+            "- `idea_message_agent(target, text)`: tell another agent something, without waiting.",
+            "- `idea_list_agents()`: the agents, their state and queue.",
+            "- `idea_reply(result, ticket)`: answer a task you received.",
+            "",
+            "The same from a shell:",
+        ]
+    lines += [
+        '- `idea ask <agent> "task"` (prints the answer), `idea message <agent> "text"`, '
+        "`idea agents`,",
+        '- `idea reply --ticket <ticket> "result"`.',
+        "",
+        "A task from another agent or from the user arrives typed into your terminal as "
+        "`[IdeA · task from <name> · ticket <id>] <task>`. Do it, then always answer with "
+        "`idea_reply` (or `idea reply`) and that ticket: the asker waits for your answer.",
+    ]
+    return "\n".join(lines)

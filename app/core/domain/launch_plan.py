@@ -29,23 +29,50 @@ class Injection:
 
 @dataclass(frozen=True)
 class PlannedFile:
-    """A file the launch writes (atomically): absolute `path`, UTF-8 `text`."""
+    """A file the launch writes (atomically): absolute `path`, UTF-8 `text`; `executable`
+    for a program (the `idea` wrapper)."""
 
     path: str
     text: str
+    executable: bool = False
+
+
+@dataclass(frozen=True)
+class Delegation:
+    """What an agent needs to reach IdeA back (SPEC C8): the project's endpoint address, its
+    own id and launch token, IdeA's own command line (argv prefix, `self_command()`) and its
+    run dir. Input of the vendor projection."""
+
+    endpoint: str
+    agent_id: str
+    token: str
+    idea_command: tuple[str, ...]
+    run_dir: str
+
+
+@dataclass(frozen=True)
+class Projection:
+    """What a profile's vendor needs besides the convention file: files in the run dir (MCP
+    declaration, settings with hooks, the `idea` wrapper), arguments and environment."""
+
+    files: tuple[PlannedFile, ...] = ()
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    mcp: bool = False  # the CLI gets IdeA's MCP server (its tools are then named to it)
 
 
 @dataclass(frozen=True)
 class LaunchInputs:
     """What the launch reads from the project: `CONTEXT.md`, the persona, the assigned skills
-    as `(name, markdown)`, the memory index and the handoff of the current conversation (each
-    None when absent)."""
+    as `(name, markdown)`, the memory index, the handoff of the current conversation (each None
+    when absent), and the orchestration section (how to delegate through IdeA)."""
 
     context_md: str | None = None
     persona_md: str | None = None
     skills: Sequence[tuple[str, str]] = ()
     memory_index: str | None = None
     handoff: str | None = None
+    orchestration: str | None = None
 
 
 @dataclass(frozen=True)
@@ -83,20 +110,25 @@ def agent_cwd(profile: Profile, run_dir: str, project_root: str) -> str:
 
 def plan_launch(*, project_root: str, run_dir: str, agent_id: str, profile: Profile,
                 command: str, inputs: LaunchInputs, cols: int, rows: int,
-                session_id: str) -> LaunchPlan:
+                session_id: str, projection: Projection = Projection()) -> LaunchPlan:
     """The launch of agent `agent_id` under `profile`, its CLI resolved to `command` (absolute).
 
     Files: the convention file composed from `inputs` (see `compose_convention_file`), where
-    `plan_injection` says. Spawn: `command` with the profile's args plus the injection's, cwd
-    from the profile's `cwdTemplate`, env `IDEA_AGENT_ID`, `IDEA_PROJECT_ROOT` plus the
-    injection's, size `cols` x `rows` cells, id `session_id`.
+    `plan_injection` says, then the `projection`'s. Spawn: `command` with the profile's args,
+    the injection's and the projection's, cwd from the profile's `cwdTemplate`, env
+    `IDEA_AGENT_ID`, `IDEA_PROJECT_ROOT` plus the injection's and the projection's, size
+    `cols` x `rows` cells, id `session_id`.
     """
     text = compose_convention_file(
         project_root=project_root, context_md=inputs.context_md, persona_md=inputs.persona_md,
-        skills=inputs.skills, memory_index=inputs.memory_index, handoff=inputs.handoff)
+        skills=inputs.skills, memory_index=inputs.memory_index, handoff=inputs.handoff,
+        orchestration=inputs.orchestration)
     injection = plan_injection(profile, run_dir)
-    env = {"IDEA_AGENT_ID": agent_id, "IDEA_PROJECT_ROOT": project_root, **injection.env}
-    spawn = SpawnSpec(command=command, args=[*profile.args, *injection.args],
+    env = {"IDEA_AGENT_ID": agent_id, "IDEA_PROJECT_ROOT": project_root, **injection.env,
+           **projection.env}
+    spawn = SpawnSpec(command=command,
+                      args=[*profile.args, *injection.args, *projection.args],
                       cwd=agent_cwd(profile, run_dir, project_root), env=env, cols=cols,
                       rows=rows, session_id=session_id)
-    return LaunchPlan(run_dir=run_dir, files=(PlannedFile(injection.file, text),), spawn=spawn)
+    files = (PlannedFile(injection.file, text), *projection.files)
+    return LaunchPlan(run_dir=run_dir, files=files, spawn=spawn)

@@ -48,7 +48,9 @@ class Profile(Document):
 
     JSON: `{"id", "name", "command", "args", "contextInjection", "detect"?, "cwdTemplate",
     "structuredAdapter"?, "promptReadyPattern"?, "submitSequence"?, "submitDelayMs"?,
-    ...unknown}`; the optional keys are left out when `None` (`"detect": null` loads as `None`).
+    "projector"?, ...unknown}`; the optional keys are left out when `None` (`"detect": null`
+    loads as `None`). `projector` names how IdeA's MCP server and hooks are declared to the
+    CLI (`claude-code`, `codex`, `gemini`; none = the `idea` command only).
     Keys this version does not model (and the less used optional ones: `session`, `mcp`,
     `rateLimitPattern`, `liveness`, …) are kept verbatim in `extra`.
     """
@@ -65,6 +67,7 @@ class Profile(Document):
     prompt_ready_pattern: str | None = Field(default=None, exclude_if=is_none)
     submit_sequence: str | None = Field(default=None, exclude_if=is_none)
     submit_delay_ms: StrictInt | None = Field(default=None, exclude_if=is_none)
+    projector: str | None = Field(default=None, exclude_if=is_none)
 
 
 class ProfilesDoc(Document):
@@ -89,11 +92,12 @@ def builtin_profiles() -> list[Profile]:
 
     return [
         Profile(id="claude-code", name="Claude Code", command="claude",
-                context_injection=convention("CLAUDE.md"), detect=detect),
+                context_injection=convention("CLAUDE.md"), detect=detect,
+                projector="claude-code"),
         Profile(id="codex-cli", name="Codex CLI", command="codex",
-                context_injection=convention("AGENTS.md"), detect=detect),
+                context_injection=convention("AGENTS.md"), detect=detect, projector="codex"),
         Profile(id="gemini-cli", name="Gemini CLI", command="gemini",
-                context_injection=convention("GEMINI.md"), detect=detect),
+                context_injection=convention("GEMINI.md"), detect=detect, projector="gemini"),
         Profile(id="aider", name="Aider", command="aider",
                 context_injection=ContextInjection(strategy="flag", target="CONVENTIONS.md",
                                                    flag="--read"),

@@ -7,7 +7,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.core.domain.agents import AgentEntry
-from app.core.domain.launch_plan import LaunchInputs, LaunchPlan, plan_launch
+from app.core.domain.convention import orchestration_section
+from app.core.domain.launch_plan import (
+    Delegation,
+    LaunchInputs,
+    LaunchPlan,
+    Projection,
+    plan_launch,
+)
 from app.core.domain.layout import LayoutDoc
 from app.core.domain.layout_nodes import find_leaf, leaves
 from app.core.domain.profiles import Profile
@@ -20,7 +27,15 @@ from app.core.errors import (
     AppError,
 )
 from app.core.events import AgentStateChanged, LayoutChanged, SessionStarted
-from app.core.ports import CommandResolver, EventSink, FileSystem, IdSource, TerminalHost
+from app.core.ports import (
+    CommandResolver,
+    EventSink,
+    FileSystem,
+    IdSource,
+    LaunchProjector,
+    TerminalHost,
+    TokenSource,
+)
 from app.core.usecases.project_files import (
     persona_path,
     require_layouts,
@@ -33,67 +48,87 @@ from app.core.usecases.project_state import CONTEXT_FILE, ProjectState
 @dataclass(frozen=True)
 class LaunchResult:
     """The agent's session id, whether an already live session was shown again
-    (`reattached`), and the layouts document now showing it."""
+    (`reattached`), the layouts document (showing it unless launched in the background) and,
+    for a new session that can reach IdeA, its launch `token` (never sent to a window)."""
 
     session_id: str
     reattached: bool
     layouts: LayoutDoc
+    token: str | None = None
+
+
+@dataclass(frozen=True)
+class LaunchConfig:
+    """Fixed at construction: the user's shell (absolute path; replaces an empty profile
+    command) and IdeA's own command line (`self_command()`, what the `idea` wrapper and the MCP
+    declaration run)."""
+
+    shell: str
+    idea_command: tuple[str, ...] = ()
 
 
 class LaunchAgent:
-    """Resolve agent + profile + context, write the run dir and spawn the CLI in a PTY.
-
-    `shell` (absolute path of the user's shell) replaces an empty profile command.
-    """
+    """Resolve agent + profile + context, write the run dir and spawn the CLI in a PTY."""
 
     def __init__(self, fs: FileSystem, terminals: TerminalHost, resolver: CommandResolver,
-                 ids: IdSource, events: EventSink, shell: str) -> None:
+                 ids: IdSource, events: EventSink, projector: LaunchProjector,
+                 tokens: TokenSource, config: LaunchConfig) -> None:
         self._fs, self._terminals, self._resolver = fs, terminals, resolver
-        self._ids, self._events, self._shell = ids, events, shell
+        self._ids, self._events, self._projector = ids, events, projector
+        self._tokens, self._config = tokens, config
 
-    def execute(self, project: ProjectState, agent_id: str, node_id: str, cols: int, rows: int,
-                profiles: Sequence[Profile]) -> LaunchResult:
-        """Launch (or re-attach) agent `agent_id` in leaf `node_id` of the active layout.
+    def execute(self, project: ProjectState, agent_id: str, node_id: str | None, cols: int,
+                rows: int, profiles: Sequence[Profile]) -> LaunchResult:
+        """Launch (or re-attach) agent `agent_id` in leaf `node_id` of the active layout, or in
+        the background (no cell) when `node_id` is None.
 
         A live session on the same cell, or one shown in no cell, is re-attached. Otherwise the
         launch plan (`plan_launch`) is carried out: `.ideai/run/<agent-id>/` gets its files and
-        the CLI is spawned (size `cols` x `rows`). Publishes `SessionStarted`,
-        `AgentStateChanged(running)` and `LayoutChanged`. Raises `AGENT_ALREADY_RUNNING`
-        (details `{nodeId, sessionId, agentId}`), `COMMAND_NOT_FOUND` ("command not found:
-        <cmd>"), `NOT_FOUND` (agent or cell), `INVALID` (unknown profile), `CORRUPT_FILE`,
-        `NOT_WRITABLE`.
+        the CLI is spawned (size `cols` x `rows`); when the project has an endpoint the agent
+        gets a fresh token and the means to reach IdeA (`LaunchProjector`). Publishes
+        `SessionStarted`, `AgentStateChanged(running)` and `LayoutChanged`. Raises
+        `AGENT_ALREADY_RUNNING` (details `{nodeId, sessionId, agentId}`), `COMMAND_NOT_FOUND`
+        ("command not found: <cmd>"), `NOT_FOUND` (agent or cell), `INVALID` (unknown
+        profile), `CORRUPT_FILE`, `NOT_WRITABLE`.
         """
         agent = require_manifest(project).get(agent_id)
         doc = require_layouts(project)
-        if find_leaf(doc.active.root, node_id) is None:
+        if node_id is not None and find_leaf(doc.active.root, node_id) is None:
             raise AppError(NOT_FOUND, f"no cell '{node_id}'", {"nodeId": node_id})
         live = project.live_agent(agent_id)
         if live is not None and not self._terminals.is_alive(live.session_id):
             live = None  # ended; its exit notice is on its way
         if live is not None:
             return self._reattach(project, agent, node_id, live.session_id)
-        plan = self._plan(project, agent, profiles, cols, rows)
+        token = self._tokens.new_token() if project.endpoint is not None else None
+        plan = self._plan(project, agent, profiles, cols, rows, token)
         self._fs.make_dirs(plan.run_dir)
         for file in plan.files:
             self._fs.make_dirs(posixpath.dirname(file.path))
             self._fs.write_text_atomic(file.path, file.text)
+            if file.executable:
+                self._fs.make_executable(file.path)
         session_id = self._terminals.spawn(plan.spawn)
         record = SessionRecord(session_id, "agent", agent.name, agent_id)
         project.sessions[session_id] = record
         try:
-            layouts = show_in_cell(self._fs, project, node_id, session_id, agent_id)
+            layouts = doc if node_id is None else show_in_cell(self._fs, project, node_id,
+                                                               session_id, agent_id)
         except AppError:
             del project.sessions[session_id]
             self._terminals.kill(session_id)
             raise
         self._events.publish(SessionStarted(project.root, record))
         self._events.publish(AgentStateChanged(project.root, agent_id, "running", session_id))
-        self._events.publish(LayoutChanged(project.root, layouts))
-        return LaunchResult(session_id, False, layouts)
+        if node_id is not None:
+            self._events.publish(LayoutChanged(project.root, layouts))
+        return LaunchResult(session_id, False, layouts, token)
 
-    def _reattach(self, project: ProjectState, agent: AgentEntry, node_id: str,
+    def _reattach(self, project: ProjectState, agent: AgentEntry, node_id: str | None,
                   session_id: str) -> LaunchResult:
         doc = require_layouts(project)
+        if node_id is None:  # already running: nothing to show anywhere
+            return LaunchResult(session_id, True, doc)
         shown_at = [leaf.id for lay in doc.layouts for leaf in leaves(lay.root)
                     if leaf.session == session_id]
         elsewhere = [n for n in shown_at if n != node_id]
@@ -109,22 +144,32 @@ class LaunchAgent:
         return LaunchResult(session_id, True, layouts)
 
     def _plan(self, project: ProjectState, agent: AgentEntry, profiles: Sequence[Profile],
-              cols: int, rows: int) -> LaunchPlan:
+              cols: int, rows: int, token: str | None) -> LaunchPlan:
         profile = next((p for p in profiles if p.id == agent.profile_id), None)
         if profile is None:
             raise AppError(INVALID, f"agent '{agent.name}' uses unknown profile "
                            f"'{agent.profile_id}'", {"profileId": agent.profile_id})
-        command = profile.command or self._shell
+        command = profile.command or self._config.shell
         resolved = self._resolver.which(command) if command else None
         if resolved is None:
             raise AppError(COMMAND_NOT_FOUND, f"command not found: {command or '$SHELL'}",
                            {"command": command})
-        return plan_launch(project_root=project.root,
-                           run_dir=project.path("run", agent.agent_id), agent_id=agent.agent_id,
-                           profile=profile, command=resolved, inputs=self._inputs(project, agent),
-                           cols=cols, rows=rows, session_id=self._ids.new_id())
+        run_dir = project.path("run", agent.agent_id)
+        projection, orchestration = Projection(), None
+        if project.endpoint is not None and token is not None:
+            projection = self._projector.project(profile, Delegation(
+                endpoint=project.endpoint, agent_id=agent.agent_id, token=token,
+                idea_command=self._config.idea_command, run_dir=run_dir))
+            others = [a.name for a in require_manifest(project).agents
+                      if a.agent_id != agent.agent_id]
+            orchestration = orchestration_section(agent.name, others, projection.mcp)
+        return plan_launch(project_root=project.root, run_dir=run_dir, agent_id=agent.agent_id,
+                           profile=profile, command=resolved,
+                           inputs=self._inputs(project, agent, orchestration), cols=cols,
+                           rows=rows, session_id=self._ids.new_id(), projection=projection)
 
-    def _inputs(self, project: ProjectState, agent: AgentEntry) -> LaunchInputs:
+    def _inputs(self, project: ProjectState, agent: AgentEntry,
+                orchestration: str | None) -> LaunchInputs:
         fs = self._fs
         skills = []
         for name in agent.skills or ():
@@ -137,4 +182,5 @@ class LaunchAgent:
             persona_md=fs.read_text(persona_path(project, agent)),
             skills=skills,
             memory_index=fs.read_text(project.path("memory", "MEMORY.md")),
+            orchestration=orchestration,
         )

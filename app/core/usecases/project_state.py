@@ -54,7 +54,8 @@ class ProjectState:
 
     `manifest`/`layouts` are `None` when their file is corrupt (then `problems` names it and the
     file is never written). `history` is the layout undo/redo stack; `sessions` holds every
-    session the project owns (running, or ended and still shown in a cell), by session id.
+    session the project owns (running, or ended and still shown in a cell), by session id;
+    `endpoint` is the address agents reach IdeA at (None while delegation is unavailable).
     """
 
     root: str
@@ -65,6 +66,7 @@ class ProjectState:
     problems: list[Problem] = field(default_factory=list)
     history: LayoutHistory = field(default_factory=LayoutHistory)
     sessions: dict[str, SessionRecord] = field(default_factory=dict)
+    endpoint: str | None = None
 
     def path(self, *parts: str) -> str:
         """Absolute path under this project's `.ideai/`."""

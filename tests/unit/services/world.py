@@ -12,9 +12,12 @@ from tests.unit.fakes import (
     FakeClock,
     FakeDetector,
     FakeFileSystem,
+    FakeProjector,
     FakeResolver,
     FakeTerminalHost,
+    ManualScheduler,
     SequentialIds,
+    SequentialTokens,
 )
 
 DATA = "/data"
@@ -44,6 +47,7 @@ class World:
     fs: FakeFileSystem
     host: FakeTerminalHost
     timeline: Timeline
+    clock: ManualScheduler
 
     @property
     def s(self):  # noqa: ANN201 - the AppServices, short for tests
@@ -59,9 +63,13 @@ def world(resolver: dict[str, str] | None = None) -> World:
     fs = FakeFileSystem(dirs={ROOT, OTHER, DATA})
     host = FakeTerminalHost()
     installed = {"/bin/bash": "/bin/bash", **(resolver or {})}
+    scheduler = ManualScheduler()
     adapters = Adapters(fs=fs, terminals=host, resolver=FakeResolver(installed),
-                        detector=FakeDetector(), clock=FakeClock(), ids=SequentialIds())
-    container = build(Config(data_dir=DATA, shell="/bin/bash", scrollback_chars=1000), adapters)
+                        detector=FakeDetector(), clock=FakeClock(), ids=SequentialIds(),
+                        tokens=SequentialTokens(), projector=FakeProjector(),
+                        scheduler=scheduler)
+    container = build(Config(data_dir=DATA, shell="/bin/bash", scrollback_chars=1000,
+                             idea_command=("/usr/bin/idea",)), adapters)
     timeline = Timeline()
     container.services.events.subscribe(timeline.event)
-    return World(container, fs, host, timeline)
+    return World(container, fs, host, timeline, scheduler)

@@ -8,19 +8,22 @@ from app.core.domain.sessions import SessionRecord
 from app.core.errors import AppError
 from app.core.events import AgentStateChanged, LayoutChanged, SessionStarted
 from app.core.usecases.agents import UpdateAgent
-from app.core.usecases.launch_agent import LaunchAgent
+from app.core.usecases.launch_agent import LaunchAgent, LaunchConfig
 from app.core.usecases.project_state import ProjectState, mark_exited
 from tests.unit import samples
 from tests.unit.fakes import (
     FakeEventSink,
     FakeFileSystem,
+    FakeProjector,
     FakeResolver,
     FakeTerminalHost,
     SequentialIds,
+    SequentialTokens,
 )
 from tests.unit.usecases.builders import ROOT, original_project
 
 PROFILES = builtin_profiles()
+CONFIG = LaunchConfig(shell="/bin/sh", idea_command=("/opt/idea/idea",))
 NEIGHBOUR = "b9251e74-3bd5-43ee-90e5-e6bb87faab38"
 RUN = f"{ROOT}/.ideai/run/{samples.MAIN_ID}"
 
@@ -30,7 +33,9 @@ def _setup() -> tuple[FakeFileSystem, SequentialIds, ProjectState, FakeTerminalH
     fs, ids, state = original_project()
     pty = FakeTerminalHost()
     resolver = FakeResolver({"claude": "/usr/bin/claude", "aider": "/usr/bin/aider"})
-    return fs, ids, state, pty, LaunchAgent(fs, pty, resolver, ids, FakeEventSink(), "/bin/sh")
+    launch = LaunchAgent(fs, pty, resolver, ids, FakeEventSink(), FakeProjector(),
+                         SequentialTokens(), CONFIG)
+    return fs, ids, state, pty, launch
 
 
 def test_launch_writes_convention_file_and_spawns_in_run_dir() -> None:
@@ -101,7 +106,8 @@ def test_dead_session_is_relaunched_even_without_mark_exited() -> None:
 def test_missing_command_is_command_not_found_and_creates_nothing() -> None:
     fs, ids, state = original_project()
     pty = FakeTerminalHost()
-    launch = LaunchAgent(fs, pty, FakeResolver({}), ids, FakeEventSink(), "/bin/sh")
+    launch = LaunchAgent(fs, pty, FakeResolver({}), ids, FakeEventSink(), FakeProjector(),
+                         SequentialTokens(), CONFIG)
     with pytest.raises(AppError) as err:
         launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
     assert err.value.code == "COMMAND_NOT_FOUND"
@@ -133,7 +139,7 @@ def test_launch_publishes_started_running_and_the_layout_in_that_order() -> None
     fs, ids, state = original_project()
     events = FakeEventSink()
     launch = LaunchAgent(fs, FakeTerminalHost(), FakeResolver({"claude": "/usr/bin/claude"}),
-                         ids, events, "/bin/sh")
+                         ids, events, FakeProjector(), SequentialTokens(), CONFIG)
     result = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
     record = SessionRecord(result.session_id, "agent", "Main", samples.MAIN_ID)
     assert events.events == [
@@ -144,3 +150,39 @@ def test_launch_publishes_started_running_and_the_layout_in_that_order() -> None
     events.events.clear()
     again = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
     assert again.reattached and events.events == []  # already shown there: nothing changed
+
+
+def test_with_an_endpoint_the_agent_gets_a_token_the_projection_and_the_orchestration_text() -> None:
+    fs, ids, state = original_project()
+    state.endpoint = "/run/idea/p.sock"
+    projector, pty = FakeProjector(), FakeTerminalHost()
+    launch = LaunchAgent(fs, pty, FakeResolver({"claude": "/usr/bin/claude"}), ids,
+                         FakeEventSink(), projector, SequentialTokens(), CONFIG)
+    result = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
+    assert result.token == "token-1"
+    [(profile_id, delegation)] = projector.calls
+    assert profile_id == "claude-code" and delegation.endpoint == "/run/idea/p.sock"
+    assert delegation.token == "token-1" and delegation.idea_command == ("/opt/idea/idea",)
+    assert delegation.run_dir == RUN and delegation.agent_id == samples.MAIN_ID
+    assert pty.specs[0].env["IDEA_TOKEN"] == "token-1"
+    assert f"{RUN}/bin/idea" in fs.executable
+    text = fs.files[f"{RUN}/CLAUDE.md"]
+    assert "## Orchestration" in text and "Other agents: Git" in text
+    assert "idea_ask_agent(target, task)" in text and 'idea ask <agent> "task"' in text
+
+
+def test_without_an_endpoint_there_is_no_token_and_no_orchestration_text() -> None:
+    fs, _, state, pty, launch = _setup()
+    result = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
+    assert result.token is None and "IDEA_TOKEN" not in pty.specs[0].env
+    assert "## Orchestration" not in fs.files[f"{RUN}/CLAUDE.md"]
+
+
+def test_a_background_launch_shows_the_agent_in_no_cell() -> None:
+    fs, _, state, pty, launch = _setup()
+    before = state.layouts
+    result = launch.execute(state, samples.MAIN_ID, None, 120, 32, PROFILES)
+    assert not result.reattached and state.layouts == before == result.layouts
+    assert state.live_agent(samples.MAIN_ID) is not None
+    again = launch.execute(state, samples.MAIN_ID, None, 80, 24, PROFILES)
+    assert again.reattached and again.session_id == result.session_id and len(pty.specs) == 1

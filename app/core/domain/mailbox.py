@@ -1,0 +1,81 @@
+"""The mailbox of one target agent (SPEC C8): one FIFO, one turn at a time. Pure.
+
+Humans (from IdeA's window) and agents post into the same mailbox; a ticket waits until the
+agent is free, then becomes its current turn. A message to a busy agent is queued, never
+refused; only a full mailbox (`capacity` tickets waiting) refuses with `INBOX_FULL`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+
+from app.core.domain.delegation import Ticket
+from app.core.errors import INBOX_FULL, NOT_FOUND, AppError
+
+DEFAULT_CAPACITY = 100
+
+
+class Mailbox:
+    """FIFO of waiting tickets plus the current turn. The caller serialises access."""
+
+    def __init__(self, agent_name: str, capacity: int = DEFAULT_CAPACITY) -> None:
+        if capacity < 1:
+            raise ValueError("capacity >= 1")
+        self._name, self._capacity = agent_name, capacity
+        self._waiting: deque[Ticket] = deque()
+        self.current: Ticket | None = None
+
+    @property
+    def depth(self) -> int:
+        """Tickets not done: the waiting ones plus the current turn."""
+        return len(self._waiting) + (self.current is not None)
+
+    def waiting(self) -> Iterator[Ticket]:
+        """The waiting tickets, oldest first."""
+        return iter(tuple(self._waiting))
+
+    def post(self, ticket: Ticket) -> int:
+        """Queue `ticket`; returns its position (1 = next). Raises `AppError(INBOX_FULL)`."""
+        if len(self._waiting) >= self._capacity:
+            raise AppError(INBOX_FULL, f"{self._name}'s inbox is full ({self._capacity} tasks "
+                                       "waiting); try again when it has caught up",
+                           {"capacity": self._capacity})
+        self._waiting.append(ticket)
+        return len(self._waiting)
+
+    def start_next(self) -> Ticket | None:
+        """The next ticket becomes the current turn, when there is no turn and one waits."""
+        if self.current is not None or not self._waiting:
+            return None
+        self.current = self._waiting.popleft()
+        return self.current
+
+    def resolve(self, ticket_id: str | None) -> Ticket:
+        """The current turn a reply answers: `ticket_id`, or the current one when omitted.
+
+        Raises `AppError(NOT_FOUND)` when there is no current turn or `ticket_id` is not it.
+        """
+        current = self.current
+        if current is None:
+            raise AppError(NOT_FOUND, f"{self._name} has no task in progress to reply to",
+                           {"ticket": ticket_id})
+        if ticket_id is not None and ticket_id != current.id:
+            queued = any(t.id == ticket_id for t in self._waiting)
+            why = "has not been delivered yet" if queued else "is not a task of this agent"
+            raise AppError(NOT_FOUND, f"ticket {ticket_id} {why}; the current task is "
+                                      f"{current.id}", {"ticket": ticket_id})
+        return current
+
+    def end_turn(self) -> Ticket | None:
+        """The current turn is over (replied, timed out, ended); returns it."""
+        done, self.current = self.current, None
+        return done
+
+    def withdraw(self, ticket_id: str) -> Ticket | None:
+        """Remove a waiting ticket (its asker went away); None when not waiting."""
+        for ticket in self._waiting:
+            if ticket.id == ticket_id:
+                self._waiting.remove(ticket)
+                return ticket
+        return None

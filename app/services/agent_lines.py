@@ -1,0 +1,95 @@
+"""The orchestrator's bookkeeping of one agent ("line"): its mailbox, activity, live session,
+the delivery of its current turn and who waits for which ticket. Plain state, guarded by the
+orchestrator's lock; no I/O here.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+
+from app.core.domain.activity import Activity
+from app.core.domain.mailbox import Mailbox
+from app.services.scheduler import Timer
+
+#: Output of the current turn kept for a `NO_REPLY` answer (characters).
+TAIL_CHARS = 4_000
+
+
+@dataclass
+class Outcome:
+    """How a turn ended for its asker: `reply` text, or an error `code`/`message`/`details`."""
+
+    reply: str | None = None
+    code: str | None = None
+    message: str = ""
+    details: dict[str, object] = field(default_factory=dict)
+
+
+class Waiter:
+    """An asker blocked on one ticket."""
+
+    def __init__(self) -> None:
+        self._done = threading.Event()
+        self.outcome: Outcome | None = None
+
+    def settle(self, outcome: Outcome) -> None:
+        """Wake the asker (the first outcome wins)."""
+        if self.outcome is None:
+            self.outcome = outcome
+            self._done.set()
+
+    def wait(self, timeout_s: float | None = None) -> Outcome | None:
+        """The outcome once settled (None when `timeout_s` ran out first)."""
+        self._done.wait(timeout_s)
+        return self.outcome
+
+
+@dataclass
+class Delivery:
+    """The current turn's text on its way into the terminal: routed to window view `view`
+    (None: typed by the headless portal); `delivered` once typed."""
+
+    ticket: str
+    text: str
+    view: str | None = None
+    delivered: bool = False
+    prompt_seen: bool = False
+
+
+@dataclass
+class AgentLine:
+    """One agent as the orchestrator knows it."""
+
+    root: str
+    agent_id: str
+    name: str
+    mailbox: Mailbox
+    activity: Activity = "stopped"
+    session_id: str | None = None
+    started_at: float = 0.0
+    last_output_at: float | None = None
+    prompt_pattern: str | None = None
+    submit_sequence: str | None = None
+    submit_delay_ms: int | None = None
+    delivery: Delivery | None = None
+    turn_timer: Timer | None = None
+    grace_timer: Timer | None = None
+    waiters: dict[str, Waiter] = field(default_factory=dict)
+    tail: deque[str] = field(default_factory=deque)
+    tail_chars: int = 0
+    recent: str = ""  # the last characters of output, to find a prompt split across chunks
+
+    def remember(self, text: str) -> None:
+        """Keep `text` as output of the current turn (bounded)."""
+        self.tail.append(text)
+        self.tail_chars += len(text)
+        while self.tail and self.tail_chars - len(self.tail[0]) >= TAIL_CHARS:
+            self.tail_chars -= len(self.tail.popleft())
+
+    def forget_turn_output(self) -> None:
+        """A new turn starts: its output starts empty."""
+        self.tail.clear()
+        self.tail_chars = 0
+        self.recent = ""

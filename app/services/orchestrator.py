@@ -1,0 +1,521 @@
+"""Delegation between agents (SPEC C8, docs/contracts.md §7): one service, every door.
+
+`dispatch(root, caller, command)` handles the commands of §7.1. The rules are the core's
+(`delegation`, `mailbox`, `wait_for`, `activity`); this module holds the mailboxes, the
+waiting askers, the timers, and routes each turn's text to the write portal of the window
+showing the agent, or types it headless when none does.
+
+Threads: doors call `dispatch` from their own worker threads (an ask blocks until its turn
+ended); PTY output arrives on reader threads (`on_output`), events on their publisher's
+thread, timers on the scheduler's. One lock guards the lines; nothing is published, launched or
+typed while it is held (effects run after it is released), and it is never taken while a
+project lock is wanted, so project locks always come first.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from app.core.domain.activity import on_notification, prompt_ready
+from app.core.domain.delegation import (
+    AgentCaller,
+    AskAgent,
+    Caller,
+    Hook,
+    ListAgents,
+    MessageAgent,
+    Reply,
+    RunAgent,
+    StopAgent,
+    Ticket,
+    delivered_text,
+    parse_command,
+)
+from app.core.domain.mailbox import DEFAULT_CAPACITY, Mailbox
+from app.core.domain.sessions import TerminalChunk
+from app.core.domain.terminal_text import tail
+from app.core.domain.wait_for import WaitForGraph
+from app.core.errors import FORBIDDEN, NO_REPLY, NOT_FOUND, TIMEOUT, AppError
+from app.core.events import (
+    AgentActivityChanged,
+    DelegationChanged,
+    DelegationReady,
+    DomainEvent,
+    SessionExited,
+    SessionStarted,
+)
+from app.core.ports import EventSink, IdSource, TerminalHost
+from app.core.usecases.profiles import LoadProfiles
+from app.core.usecases.project_files import require_manifest
+from app.services.agent_lines import AgentLine, Delivery, Outcome, Waiter
+from app.services.agents import AgentService
+from app.services.open_projects import OpenProjects
+from app.services.scheduler import Scheduler
+from app.services.terminal_views import TerminalViews
+
+log = logging.getLogger(__name__)
+
+Effect = Callable[[], None]
+DEFAULT_SUBMIT = "\r"
+DEFAULT_SUBMIT_DELAY_MS = 60
+
+
+@dataclass(frozen=True)
+class OrchestrationConfig:
+    """Times in seconds: the per-turn timeout; how long a just-launched CLI must stay quiet
+    (after printing something) to count as ready, and the most a launch may take to settle;
+    how long a reply may still come after the turn looked finished (prompt back, stop hook)."""
+
+    turn_timeout_s: float = 300.0
+    capacity: int = DEFAULT_CAPACITY
+    settle_quiet_s: float = 1.0
+    settle_max_s: float = 15.0
+    settle_poll_s: float = 0.25
+    reply_grace_s: float = 1.5
+
+
+class OrchestratorService:
+    """Mailboxes, turns and delivery of every agent of every open project."""
+
+    def __init__(self, projects: OpenProjects, agents: AgentService, profiles: LoadProfiles,
+                 terminals: TerminalHost, views: TerminalViews, events: EventSink,
+                 ids: IdSource, scheduler: Scheduler,
+                 config: OrchestrationConfig = OrchestrationConfig()) -> None:
+        self._projects, self._agents, self._profiles = projects, agents, profiles
+        self._terminals, self._views, self._events = terminals, views, events
+        self._ids, self._scheduler, self._config = ids, scheduler, config
+        self._lock = threading.Lock()
+        self._lines: dict[tuple[str, str], AgentLine] = {}
+        self._by_session: dict[str, AgentLine] = {}
+        self._graph = WaitForGraph()
+        views.listen(self._on_view)
+
+    # ------------------------------------------------------------------ the one entry
+    def dispatch(self, root: str, caller: Caller, command: Any) -> dict[str, Any]:
+        """Carry out `command` (a §7.1 object) for `caller` in project `root`; blocks for an
+        ask. Raises `AppError` (INVALID, NOT_FOUND, FORBIDDEN, INBOX_FULL, CYCLE, TIMEOUT,
+        NO_REPLY, COMMAND_NOT_FOUND…)."""
+        parsed = parse_command(command)
+        if isinstance(caller, AgentCaller) and caller.root != self._projects.get(
+                root, in_tab=False).state.root:
+            raise AppError(FORBIDDEN, "an agent may only act in its own project")
+        if isinstance(parsed, ListAgents):
+            return self._list(root)
+        if isinstance(parsed, RunAgent):
+            return self._run_agent(root, parsed.target)
+        if isinstance(parsed, StopAgent):
+            return self._stop(root, parsed.target)
+        if isinstance(parsed, MessageAgent):
+            return self._post(root, caller, parsed.target, parsed.text, ask=False)
+        if isinstance(parsed, AskAgent):
+            return self._post(root, caller, parsed.target, parsed.task, ask=True)
+        if not isinstance(caller, AgentCaller):
+            raise AppError(FORBIDDEN, "only an agent can reply to a task or report a hook")
+        if isinstance(parsed, Reply):
+            return self._reply(caller, parsed.result, parsed.ticket)
+        return self._hook(caller, parsed)
+
+    def delivered(self, root: str, ticket: str) -> None:
+        """A window's write portal typed the text of `ticket` (idempotent)."""
+        with self._lock:
+            line = next((ln for ln in self._lines.values() if ln.root == root and ln.delivery
+                         and ln.delivery.ticket == ticket), None)
+            if line is not None and line.delivery is not None:
+                line.delivery.delivered = True
+
+    def queue_depth(self, root: str, agent_id: str) -> tuple[str, int]:
+        """`(activity, queue depth)` of an agent (for the agents list of a window)."""
+        with self._lock:
+            line = self._lines.get((root, agent_id))
+            return (line.activity, line.mailbox.depth) if line else ("stopped", 0)
+
+    # ------------------------------------------------------------------ commands
+    def _resolve(self, root: str, target: str) -> tuple[str, str, str]:
+        """`(root, agent_id, name)` of `target` (an id, or a name case-insensitively)."""
+        with self._projects.locked(root) as state:
+            agents = require_manifest(state).agents
+            wanted = target.strip().casefold()
+            entry = next((a for a in agents if a.agent_id == target), None) or next(
+                (a for a in agents if a.name.casefold() == wanted), None)
+            if entry is None:
+                names = ", ".join(a.name for a in agents) or "none"
+                raise AppError(NOT_FOUND, f"no agent named {target!r} (agents: {names})",
+                               {"target": target})
+            return state.root, entry.agent_id, entry.name
+
+    def _line(self, root: str, agent_id: str, name: str) -> AgentLine:
+        line = self._lines.get((root, agent_id))
+        if line is None:
+            line = AgentLine(root, agent_id, name, Mailbox(name, self._config.capacity))
+            self._lines[(root, agent_id)] = line
+        return line
+
+    def _list(self, root: str) -> dict[str, Any]:
+        with self._projects.locked(root) as state:
+            entries = [(a, state.live_agent(a.agent_id)) for a in require_manifest(state).agents]
+        with self._lock:
+            out = []
+            for entry, live in entries:
+                line = self._lines.get((root, entry.agent_id))
+                out.append({"agentId": entry.agent_id, "name": entry.name,
+                            "profileId": entry.profile_id, "running": live is not None,
+                            "activity": line.activity if line else (
+                                "idle" if live else "stopped"),
+                            "queueDepth": line.mailbox.depth if line else 0})
+        return {"agents": out}
+
+    def _run_agent(self, root: str, target: str) -> dict[str, Any]:
+        root, agent_id, _ = self._resolve(root, target)
+        result, started = self._agents.ensure_running(root, agent_id)
+        return {"agentId": agent_id, "sessionId": result.session_id, "started": started}
+
+    def _stop(self, root: str, target: str) -> dict[str, Any]:
+        root, agent_id, _ = self._resolve(root, target)
+        with self._projects.locked(root) as state:
+            live = state.live_agent(agent_id)
+        if live is not None:
+            self._terminals.kill(live.session_id)
+        return {"agentId": agent_id, "stopped": live is not None}
+
+    def _post(self, root: str, caller: Caller, target: str, text: str,
+              ask: bool) -> dict[str, Any]:
+        root, agent_id, name = self._resolve(root, target)
+        requester = caller.agent_id if isinstance(caller, AgentCaller) else None
+        ticket = Ticket(self._ids.new_id(), "ask" if ask else "message", agent_id, requester,
+                        caller.label, text)
+        waiter = Waiter() if ask else None
+        with self._lock:
+            if ask and requester is not None:
+                names = {ln.agent_id: ln.name for ln in self._lines.values() if ln.root == root}
+                self._graph.check(requester, agent_id, {**names, agent_id: name,
+                                                        requester: caller.label})
+            line = self._line(root, agent_id, name)
+            line.mailbox.post(ticket)
+            if waiter is not None:
+                line.waiters[ticket.id] = waiter
+                if requester is not None:
+                    self._graph.add(ticket.id, requester, agent_id)
+            effects = [self._publish_delegation(line, ticket, "queued"), self._activity(line)]
+            effects += self._advance(line)
+            running = line.session_id is not None
+            queued = [t.id for t in line.mailbox.waiting()]
+            position = queued.index(ticket.id) + 1 if ticket.id in queued else 0
+        self._run(effects)
+        if not running:
+            try:
+                self._agents.ensure_running(root, agent_id)
+            except AppError as exc:
+                self._fail_queued(root, agent_id, ticket.id, exc)
+                raise
+        if waiter is None:
+            return {"ticket": ticket.id, "position": position}
+        outcome = waiter.wait()
+        assert outcome is not None
+        if outcome.code is not None:
+            raise AppError(outcome.code, outcome.message, {"ticket": ticket.id,
+                                                           **outcome.details})
+        return {"ticket": ticket.id, "reply": outcome.reply or ""}
+
+    def _fail_queued(self, root: str, agent_id: str, ticket_id: str, exc: AppError) -> None:
+        """The target could not even start: take the ticket back."""
+        with self._lock:
+            line = self._lines.get((root, agent_id))
+            if line is None:
+                return
+            ticket = line.mailbox.withdraw(ticket_id)
+            line.waiters.pop(ticket_id, None)
+            self._graph.remove(ticket_id)
+            effects = [self._activity(line)]
+            if ticket is not None:
+                effects.append(self._publish_delegation(line, ticket, "failed", exc.code))
+        self._run(effects)
+
+    def _reply(self, caller: AgentCaller, result: str, ticket: str | None) -> dict[str, Any]:
+        with self._lock:
+            line = self._lines.get((caller.root, caller.agent_id))
+            if line is None or line.mailbox.current is None:
+                raise AppError(NOT_FOUND, f"{caller.name} has no task in progress to reply to",
+                               {"ticket": ticket})
+            current = line.mailbox.resolve(ticket)
+            effects = self._end_turn(line, Outcome(reply=result))
+        self._run(effects)
+        return {"ticket": current.id}
+
+    def _hook(self, caller: AgentCaller, hook: Hook) -> dict[str, Any]:
+        with self._lock:
+            line = self._lines.get((caller.root, caller.agent_id))
+            if line is None or line.session_id != caller.session_id:
+                return {}
+            effects: list[Effect] = []
+            if hook.event == "session-start":
+                effects = self._settle(line)
+            elif hook.event == "notification":
+                kind = str(hook.payload.get("notification_type", ""))
+                before = line.activity
+                line.activity = on_notification(line.activity, kind)
+                if kind == "idle_prompt" and line.mailbox.current is not None:
+                    effects = self._turn_looked_over(line, hook.payload)
+                elif line.activity != before:
+                    effects = [self._activity(line)]
+            elif line.mailbox.current is not None:  # stop, stop-failure
+                effects = self._turn_looked_over(line, hook.payload)
+        self._run(effects)
+        return {}
+
+    # ------------------------------------------------------------------ turns (lock held)
+    def _advance(self, line: AgentLine) -> list[Effect]:
+        """Start the next turn when the agent is ready and free."""
+        if line.activity != "idle" or line.session_id is None:
+            return []
+        ticket = line.mailbox.start_next()
+        if ticket is None:
+            return []
+        line.activity = "busy"
+        line.forget_turn_output()
+        line.delivery = Delivery(ticket.id, delivered_text(ticket))
+        line.turn_timer = self._scheduler.call_later(
+            self._config.turn_timeout_s, lambda: self._timed_out(line, ticket.id))
+        return [self._activity(line), self._publish_delegation(line, ticket, "active"),
+                *self._route(line)]
+
+    def _route(self, line: AgentLine) -> list[Effect]:
+        """Send the current turn's text to a view showing the session, or type it headless."""
+        delivery, session = line.delivery, line.session_id
+        if delivery is None or delivery.delivered or session is None:
+            return []
+        views = sorted(self._views.views_of(session))
+        if views:
+            delivery.view = views[0]
+            event = DelegationReady(line.root, line.agent_id, session, views[0],
+                                    delivery.ticket, delivery.text, line.submit_sequence,
+                                    line.submit_delay_ms)
+            return [lambda: self._events.publish(event)]
+        delivery.view = None
+        delivery.delivered = True
+        return [lambda: self._type_headless(session, delivery.text, line.submit_sequence,
+                                            line.submit_delay_ms)]
+
+    def _type_headless(self, session: str, text: str, submit: str | None,
+                       delay_ms: int | None) -> None:
+        """The write portal of a session no window shows: no human line to wait for."""
+        try:
+            self._terminals.inject(session, text)
+        except AppError:
+            return
+        delay = (DEFAULT_SUBMIT_DELAY_MS if delay_ms is None else delay_ms) / 1000
+
+        def submit_now() -> None:
+            try:
+                self._terminals.inject(session, DEFAULT_SUBMIT if submit is None else submit)
+            except AppError:
+                pass
+
+        self._scheduler.call_later(delay, submit_now)
+
+    def _end_turn(self, line: AgentLine, outcome: Outcome) -> list[Effect]:
+        """The current turn is over with `outcome`; the next one may start."""
+        ticket = line.mailbox.end_turn()
+        for timer in (line.turn_timer, line.grace_timer):
+            if timer is not None:
+                timer.cancel()
+        line.turn_timer = line.grace_timer = None
+        line.delivery = None
+        if line.activity in ("busy", "waiting"):
+            line.activity = "idle"
+        effects: list[Effect] = []
+        if ticket is not None:
+            self._graph.remove(ticket.id)
+            waiter = line.waiters.pop(ticket.id, None)
+            if waiter is not None:
+                effects.append(partial(waiter.settle, outcome))
+            effects.append(self._publish_delegation(line, ticket,
+                                                    "failed" if outcome.code else "done",
+                                                    outcome.code))
+        effects.append(self._activity(line))
+        return effects + self._advance(line)
+
+    def _turn_looked_over(self, line: AgentLine, payload: dict[str, Any]) -> list[Effect]:
+        """The CLI looks done (prompt back, stop hook): a reply may still be on its way; after
+        a short grace the turn ends without one."""
+        if line.grace_timer is not None or line.mailbox.current is None:
+            return []
+        ticket_id = line.mailbox.current.id
+        last = payload.get("last_assistant_message") or payload.get("last-assistant-message")
+        said = last if isinstance(last, str) and last.strip() else tail(
+            "".join(line.tail), 2_000)
+        line.grace_timer = self._scheduler.call_later(
+            self._config.reply_grace_s, lambda: self._no_reply(line, ticket_id, said))
+        return []
+
+    def _no_reply(self, line: AgentLine, ticket_id: str, said: str) -> None:
+        with self._lock:
+            current = line.mailbox.current
+            if current is None or current.id != ticket_id:
+                return
+            line.grace_timer = None
+            message = (f"{line.name} ended its turn without idea_reply" +
+                       (f"; its last output: {said}" if said else ""))
+            outcome = (Outcome(reply=said) if current.kind == "message" else
+                       Outcome(code=NO_REPLY, message=message, details={"outputTail": said}))
+            effects = self._end_turn(line, outcome)
+        self._run(effects)
+
+    def _timed_out(self, line: AgentLine, ticket_id: str) -> None:
+        with self._lock:
+            current = line.mailbox.current
+            if current is None or current.id != ticket_id:
+                return
+            seconds = round(self._config.turn_timeout_s)
+            effects = self._end_turn(line, Outcome(
+                code=TIMEOUT, message=f"{line.name} did not answer within {seconds} s (it "
+                                      "keeps running; its next task starts now)",
+                details={"timeoutS": seconds}))
+        self._run(effects)
+
+    # ------------------------------------------------------------------ sessions (bus)
+    def on_event(self, event: DomainEvent) -> None:
+        """Event-bus handler: agent sessions starting and ending."""
+        if isinstance(event, SessionStarted) and event.session.kind == "agent" \
+                and event.session.agent_id is not None:
+            self._started(event.root, event.session.agent_id, event.session.title,
+                          event.session.session_id)
+        elif isinstance(event, SessionExited):
+            self._exited(event.session_id, event.exit_code)
+
+    def _started(self, root: str, agent_id: str, name: str, session_id: str) -> None:
+        profile = self._profile_of(root, agent_id)
+        with self._lock:
+            line = self._line(root, agent_id, name)
+            line.session_id, line.started_at = session_id, self._scheduler.monotonic()
+            line.last_output_at = None
+            line.activity = "starting"
+            if profile is not None:
+                line.prompt_pattern = profile.prompt_ready_pattern
+                line.submit_sequence = profile.submit_sequence
+                line.submit_delay_ms = profile.submit_delay_ms
+            self._by_session[session_id] = line
+            effects = [self._activity(line)]
+        self._run(effects)
+        self._scheduler.call_later(self._config.settle_poll_s, lambda: self._poll_settle(line,
+                                                                                        session_id))
+
+    def _profile_of(self, root: str, agent_id: str) -> Any:
+        try:
+            with self._projects.locked(root) as state:
+                profile_id = require_manifest(state).get(agent_id).profile_id
+            return next((p for p in self._profiles.execute() if p.id == profile_id), None)
+        except AppError:
+            return None
+
+    def _poll_settle(self, line: AgentLine, session_id: str) -> None:
+        now = self._scheduler.monotonic()
+        with self._lock:
+            if line.session_id != session_id or line.activity != "starting":
+                return
+            quiet = (line.last_output_at is not None
+                     and now - line.last_output_at >= self._config.settle_quiet_s)
+            if not (quiet or now - line.started_at >= self._config.settle_max_s):
+                effects: list[Effect] = []
+                again = True
+            else:
+                effects, again = self._settle(line), False
+        self._run(effects)
+        if again:
+            self._scheduler.call_later(self._config.settle_poll_s,
+                                       lambda: self._poll_settle(line, session_id))
+
+    def _settle(self, line: AgentLine) -> list[Effect]:
+        """The launched CLI is ready for its first turn."""
+        if line.activity != "starting":
+            return []
+        line.activity = "idle"
+        return [self._activity(line), *self._advance(line)]
+
+    def _exited(self, session_id: str, exit_code: int | None) -> None:
+        with self._lock:
+            line = self._by_session.pop(session_id, None)
+            if line is None or line.session_id != session_id:
+                return
+            line.session_id = None
+            effects: list[Effect] = []
+            if line.mailbox.current is not None:
+                effects += self._end_turn(line, Outcome(
+                    code=NO_REPLY, message=f"{line.name} exited (code {exit_code}) before "
+                                           "answering", details={"exitCode": exit_code}))
+            line.activity = "stopped"
+            for ticket in list(line.mailbox.waiting()):  # askers would wait for nobody
+                if ticket.kind == "ask":
+                    line.mailbox.withdraw(ticket.id)
+                    self._graph.remove(ticket.id)
+                    waiter = line.waiters.pop(ticket.id, None)
+                    outcome = Outcome(code=NO_REPLY, message=f"{line.name} exited before "
+                                                             "getting to this task")
+                    if waiter is not None:
+                        effects.append(partial(waiter.settle, outcome))
+                    effects.append(self._publish_delegation(line, ticket, "failed", NO_REPLY))
+            effects.append(self._activity(line))
+        self._run(effects)
+
+    def on_output(self, chunk: TerminalChunk) -> None:
+        """Terminal-output tap (reader thread): readiness, the turn's output, prompt-ready."""
+        line = self._by_session.get(chunk.session_id)
+        if line is None:
+            return
+        with self._lock:
+            line.last_output_at = self._scheduler.monotonic()
+            delivery = line.delivery
+            if delivery is None or not delivery.delivered:
+                return
+            line.remember(chunk.text)
+            pattern = line.prompt_pattern
+            if pattern is None or delivery.prompt_seen:
+                return
+            seen = line.recent + chunk.text
+            line.recent = seen[-max(len(pattern) * 2, 256):]
+            if not prompt_ready(pattern, seen):
+                return
+            delivery.prompt_seen = True
+            effects = self._turn_looked_over(line, {})
+        self._run(effects)
+
+    # ------------------------------------------------------------------ views (portal)
+    def _on_view(self, session_id: str, view: str, attached: bool) -> None:
+        """A view appeared or went: a pending delivery follows it (re-sent, or typed
+        headless when its view left before typing it)."""
+        with self._lock:
+            line = self._by_session.get(session_id)
+            delivery = line.delivery if line is not None else None
+            if line is None or delivery is None or delivery.delivered:
+                return
+            if attached and delivery.view is not None and delivery.view != view:
+                return  # another view is already typing it
+            if not attached and delivery.view != view:
+                return
+            effects = self._route(line)
+        self._run(effects)
+
+    # ------------------------------------------------------------------ events
+    def _activity(self, line: AgentLine) -> Effect:
+        current = line.mailbox.current
+        event = AgentActivityChanged(line.root, line.agent_id, line.activity,
+                                     line.mailbox.depth, current.id if current else None)
+        return lambda: self._events.publish(event)
+
+    def _publish_delegation(self, line: AgentLine, ticket: Ticket, state: Any,
+                            reason: str | None = None) -> Effect:
+        event = DelegationChanged(line.root, ticket.id, ticket.requester, ticket.target, state,
+                                  reason)
+        return lambda: self._events.publish(event)
+
+    @staticmethod
+    def _run(effects: list[Effect]) -> None:
+        for effect in effects:
+            try:
+                effect()
+            except Exception:
+                log.exception("delegation effect failed")

@@ -1,0 +1,325 @@
+"""The orchestrator over the core's fakes: mailbox order, turns, delivery routes, cycle,
+timeout, no-reply, readiness, hooks. Asks block, so they run on a thread each; the test only
+waits on events, never on time (the scheduler is manual)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from app.core.domain.delegation import AgentCaller, User
+from app.core.domain.profiles import ContextInjection, Profile
+from app.core.errors import AppError
+from app.core.events import AgentActivityChanged, DelegationChanged, DelegationReady
+from tests.unit.services.world import ROOT, World, world
+
+PORTAL_PROFILE = Profile(id="tui", name="TUI", command="/bin/bash",
+                         context_injection=ContextInjection(strategy="env", target="CONTEXT.md",
+                                                            var="IDEA_CONTEXT_FILE"),
+                         prompt_ready_pattern="tui> ")
+
+
+class Call:
+    """`dispatch` on its own thread; `result()` waits for it."""
+
+    def __init__(self, w: World, caller: Any, command: dict[str, Any]) -> None:
+        self.value: dict[str, Any] | None = None
+        self.error: AppError | None = None
+        self._done = threading.Event()
+
+        def run() -> None:
+            try:
+                self.value = w.s.orchestrator.dispatch(ROOT, caller, command)
+            except AppError as exc:
+                self.error = exc
+            finally:
+                self._done.set()
+
+        threading.Thread(target=run, daemon=True).start()
+
+    def done(self, timeout: float = 0.2) -> bool:
+        return self._done.wait(timeout)
+
+    def result(self) -> dict[str, Any]:
+        assert self._done.wait(10), "the call never returned"
+        if self.error is not None:
+            raise self.error
+        assert self.value is not None
+        return self.value
+
+
+def setup(w: World, *names: str, profile: str = "shell") -> dict[str, AgentCaller]:
+    """Open the project, create and launch `names` (in the background), settle them."""
+    if profile == "tui":
+        w.s.profiles.save([*w.s.profiles.list(), PORTAL_PROFILE])
+    w.s.projects.create(ROOT, "Demo")
+    callers = {}
+    for name in names:
+        agent_id = w.s.agents.create(ROOT, name, f"# {name}", profile).entry.agent_id
+        session = w.s.agents.launch(ROOT, agent_id, None, 80, 24).session_id
+        callers[name] = AgentCaller(ROOT, agent_id, name, session)
+    w.clock.advance(20)  # no output at all: they settle at the launch deadline
+    return callers
+
+
+def injected(w: World, session: str) -> str:
+    return "".join(data for sid, data in w.host.injected if sid == session)
+
+
+def wait_until(pred: Any) -> None:
+    for _ in range(200):
+        if pred():
+            return
+        threading.Event().wait(0.01)
+    raise AssertionError("condition not met")
+
+
+def test_an_ask_is_typed_headless_and_the_reply_comes_back_inline() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    ask = Call(w, a["Alpha"], {"type": "agent.ask", "target": "beta", "task": "sum\n1 2"})
+    wait_until(lambda: injected(w, a["Beta"].session_id))
+    text = injected(w, a["Beta"].session_id)
+    assert text.startswith("[IdeA · task from Alpha · ticket ") and "] sum 1 2 (answer" in text
+    w.clock.advance(0.06)
+    assert injected(w, a["Beta"].session_id).endswith("\r")  # the submit after the delay
+    ticket = text.split("ticket ")[1].split("]")[0]
+    assert w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "3",
+                                                       "ticket": ticket}) == {"ticket": ticket}
+    assert ask.result() == {"ticket": ticket, "reply": "3"}
+    states = [e.state for e in w.timeline.of(DelegationChanged)]
+    assert states == ["queued", "active", "done"]
+
+
+def test_asks_to_one_agent_are_served_one_at_a_time_in_order() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta", "Gamma")
+    first = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "one"})
+    wait_until(lambda: "one" in injected(w, a["Beta"].session_id))
+    second = Call(w, a["Gamma"], {"type": "agent.ask", "target": "Beta", "task": "two"})
+    wait_until(lambda: len(w.timeline.of(DelegationChanged)) >= 3)
+    assert "two" not in injected(w, a["Beta"].session_id) and not second.done()
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "r1"})
+    assert first.result()["reply"] == "r1"
+    wait_until(lambda: "two" in injected(w, a["Beta"].session_id))
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "r2"})
+    assert second.result()["reply"] == "r2"
+
+
+def test_asks_to_different_agents_run_in_parallel() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta", "Gamma")
+    to_beta = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "b"})
+    to_gamma = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Gamma", "task": "g"})
+    wait_until(lambda: injected(w, a["Beta"].session_id) and injected(w, a["Gamma"].session_id))
+    w.s.orchestrator.dispatch(ROOT, a["Gamma"], {"type": "agent.reply", "result": "G"})
+    assert to_gamma.result()["reply"] == "G" and not to_beta.done()
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "B"})
+    assert to_beta.result()["reply"] == "B"
+
+
+def test_an_ask_that_would_close_a_cycle_is_refused_before_queueing() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta", "Gamma")
+    Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "x"})
+    Call(w, a["Beta"], {"type": "agent.ask", "target": "Gamma", "task": "y"})
+    wait_until(lambda: injected(w, a["Gamma"].session_id))
+    with pytest.raises(AppError) as err:
+        w.s.orchestrator.dispatch(ROOT, a["Gamma"], {"type": "agent.ask", "target": "Alpha",
+                                                     "task": "z"})
+    assert err.value.code == "CYCLE" and "Gamma → Alpha → Beta → Gamma" in err.value.message
+    with pytest.raises(AppError) as err:
+        w.s.orchestrator.dispatch(ROOT, a["Alpha"], {"type": "agent.ask", "target": "Alpha",
+                                                     "task": "me"})
+    assert err.value.code == "CYCLE"
+    assert injected(w, a["Alpha"].session_id) == ""
+
+
+def test_a_turn_that_times_out_frees_the_queue_and_keeps_the_target() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    late = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "slow"})
+    nxt = Call(w, User(), {"type": "agent.ask", "target": "Beta", "task": "next"})
+    wait_until(lambda: "slow" in injected(w, a["Beta"].session_id))
+    w.clock.advance(300)
+    with pytest.raises(AppError) as err:
+        late.result()
+    assert err.value.code == "TIMEOUT" and w.host.is_alive(a["Beta"].session_id)
+    wait_until(lambda: "task from user" in injected(w, a["Beta"].session_id))
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "ok"})
+    assert nxt.result()["reply"] == "ok"
+
+
+def test_a_reply_names_the_current_ticket_or_nothing() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    with pytest.raises(AppError) as err:
+        w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "?"})
+    assert err.value.code == "NOT_FOUND"
+    ask = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "t"})
+    wait_until(lambda: injected(w, a["Beta"].session_id))
+    with pytest.raises(AppError) as err:
+        w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "x",
+                                                    "ticket": "other"})
+    assert err.value.code == "NOT_FOUND"
+    with pytest.raises(AppError) as err:
+        w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.reply", "result": "x"})
+    assert err.value.code == "FORBIDDEN"
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "fine"})
+    assert ask.result()["reply"] == "fine"
+
+
+def test_a_full_inbox_refuses_and_a_message_is_queued_not_refused() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    for i in range(101):
+        out = w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.message",
+                                                        "target": "Beta", "text": f"m{i}"})
+        assert out["position"] == max(0, i)  # the first is delivered at once, the rest wait
+    with pytest.raises(AppError) as err:
+        w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.message", "target": "Beta",
+                                                 "text": "one too many"})
+    assert err.value.code == "INBOX_FULL"
+    assert w.s.orchestrator.queue_depth(ROOT, a["Beta"].agent_id) == ("busy", 101)
+
+
+def test_asking_a_stopped_agent_launches_it_and_delivers_once_it_settled() -> None:
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    agent = w.s.agents.create(ROOT, "Beta", "# Beta", "shell").entry.agent_id
+    ask = Call(w, User(), {"type": "agent.ask", "target": "Beta", "task": "wake up"})
+    wait_until(lambda: w.host.specs)
+    session = w.host.specs[0].session_id
+    layouts = w.s.projects.view(ROOT).layouts
+    assert layouts is not None and layouts.active.root.session == session  # the free cell
+    w.host.emit(session, "bash-5.2$ ")
+    w.clock.advance(0.5)
+    assert injected(w, session) == ""  # not quiet for long enough yet
+    w.clock.advance(1.0)
+    wait_until(lambda: "wake up" in injected(w, session))
+    w.s.orchestrator.dispatch(ROOT, AgentCaller(ROOT, agent, "Beta", session),
+                              {"type": "agent.reply", "result": "awake"})
+    assert ask.result()["reply"] == "awake"
+
+
+def test_a_view_showing_the_agent_gets_the_delivery_and_a_view_that_leaves_hands_it_back() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    beta = a["Beta"].session_id
+    w.s.terminals.attach(beta, "window-7", lambda c: None)
+    Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "look"})
+    wait_until(lambda: w.timeline.of(DelegationReady))
+    [ready] = w.timeline.of(DelegationReady)
+    assert ready.view == "window-7" and ready.session_id == beta and "look" in ready.text
+    assert injected(w, beta) == ""  # the window's portal types it, not the backend
+    w.s.terminals.detach(beta, "window-7")  # gone before typing it
+    wait_until(lambda: "look" in injected(w, beta))
+
+
+def test_a_delivery_is_typed_once_even_when_views_come_and_go() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    beta = a["Beta"].session_id
+    w.s.terminals.attach(beta, "window-1", lambda c: None)
+    w.s.terminals.attach(beta, "window-2", lambda c: None)
+    Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "once"})
+    wait_until(lambda: w.timeline.of(DelegationReady))
+    assert [r.view for r in w.timeline.of(DelegationReady)] == ["window-1"]
+    w.s.terminals.detach(beta, "window-2")  # not the one typing it: nothing changes
+    w.s.terminals.detach_view("window-1")  # the page of window-1 reloads: nobody shows it
+    assert [r.view for r in w.timeline.of(DelegationReady)] == ["window-1"]
+    assert injected(w, beta).count("once") == 1  # so the headless portal typed it
+    w.s.terminals.attach(beta, "window-1", lambda c: None)
+    w.clock.advance(1)
+    assert injected(w, beta).count("once") == 1
+
+
+def test_delivered_then_prompt_back_without_reply_gives_no_reply_with_the_output() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta", profile="tui")
+    beta = a["Beta"].session_id
+    w.s.terminals.attach(beta, "window-1", lambda c: None)
+    ask = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "q"})
+    wait_until(lambda: w.timeline.of(DelegationReady))
+    ready = w.timeline.of(DelegationReady)[-1]
+    w.host.emit(beta, "tui> ")  # before delivery: ignored
+    w.s.orchestrator.delivered(ROOT, ready.ticket)
+    w.host.emit(beta, "thinking…\r\nthe answer is \x1b[1m42\x1b[0m\r\ntu")
+    w.host.emit(beta, "i> ")
+    w.clock.advance(1.5)
+    with pytest.raises(AppError) as err:
+        ask.result()
+    assert err.value.code == "NO_REPLY"
+    assert "the answer is 42" in err.value.details["outputTail"]
+
+
+def test_a_stop_hook_ends_the_turn_after_a_grace_unless_the_reply_comes() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    ask = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "q"})
+    wait_until(lambda: injected(w, a["Beta"].session_id))
+    hook = {"type": "agent.hook", "event": "stop", "payload": {"last_assistant_message": "42"}}
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], hook)
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "forty-two"})
+    w.clock.advance(2)
+    assert ask.result()["reply"] == "forty-two"
+    second = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "q2"})
+    wait_until(lambda: "q2" in injected(w, a["Beta"].session_id))
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], hook)
+    w.clock.advance(2)
+    with pytest.raises(AppError) as err:
+        second.result()
+    assert err.value.code == "NO_REPLY" and err.value.details["outputTail"] == "42"
+
+
+def test_notifications_tell_waiting_apart_and_session_start_settles_early() -> None:
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    agent = w.s.agents.create(ROOT, "Beta", "# Beta", "shell").entry.agent_id
+    session = w.s.agents.launch(ROOT, agent, None, 80, 24).session_id
+    beta = AgentCaller(ROOT, agent, "Beta", session)
+    w.s.orchestrator.dispatch(ROOT, beta, {"type": "agent.hook", "event": "session-start"})
+    assert w.timeline.of(AgentActivityChanged)[-1].activity == "idle"
+    Call(w, User(), {"type": "agent.message", "target": "Beta", "text": "go"})
+    wait_until(lambda: injected(w, session))
+    w.s.orchestrator.dispatch(ROOT, beta, {"type": "agent.hook", "event": "notification",
+                                           "payload": {"notification_type": "permission_prompt"}})
+    assert w.timeline.of(AgentActivityChanged)[-1].activity == "waiting"
+
+
+def test_an_exit_mid_turn_fails_its_asker_and_the_waiting_asks() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    current = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "1"})
+    wait_until(lambda: injected(w, a["Beta"].session_id))
+    queued = Call(w, User(), {"type": "agent.ask", "target": "Beta", "task": "2"})
+    wait_until(lambda: len(w.timeline.of(DelegationChanged)) >= 3)
+    w.host.exit(a["Beta"].session_id, 1)
+    for call in (current, queued):
+        with pytest.raises(AppError) as err:
+            call.result()
+        assert err.value.code == "NO_REPLY"
+    assert w.timeline.of(AgentActivityChanged)[-1].activity == "stopped"
+
+
+def test_list_run_and_stop() -> None:
+    w = world()
+    a = setup(w, "Alpha")
+    beta = w.s.agents.create(ROOT, "Beta", "# Beta", "shell").entry.agent_id
+    listed = w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.list"})["agents"]
+    assert [(x["name"], x["running"], x["activity"]) for x in listed] == [
+        ("Alpha", True, "idle"), ("Beta", False, "stopped")]
+    run = w.s.orchestrator.dispatch(ROOT, a["Alpha"], {"type": "agent.run", "target": beta})
+    assert run["started"] is True and run["agentId"] == beta
+    again = w.s.orchestrator.dispatch(ROOT, a["Alpha"], {"type": "agent.run", "target": "Beta"})
+    assert again == {**run, "started": False}
+    stopped = w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.stop", "target": "beta"})
+    assert stopped == {"agentId": beta, "stopped": True}
+    with pytest.raises(AppError) as err:
+        w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.run", "target": "Nobody"})
+    assert err.value.code == "NOT_FOUND" and "Alpha, Beta" in err.value.message
+    with pytest.raises(AppError) as err:
+        w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.ask", "target": "Alpha"})
+    assert err.value.code == "INVALID" and err.value.message == "command.task: field required"
