@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from app import __version__
 from app.bridge import dto
 from app.bridge.errors import exposed
+from app.core.domain.delegation import User
 from app.core.domain.profiles import Profile
+from app.core.errors import AppError
 from app.services import AppServices
 from app.services.terminal_bus import ChunkConsumer
 
@@ -50,7 +52,7 @@ class AppApi:
         self._ctx.on_ready()
         first_run, problems = self._services.profiles.first_run()
         return dto.AppInfoDTO(
-            version=__version__, data_dir=self._ctx.data_dir,
+            view=self._ctx.view, version=__version__, data_dir=self._ctx.data_dir,
             first_run=first_run and not self._ctx.first_run_disabled, platform=sys.platform,
             problems=[dto.problem_dto(p) for p in problems],
             startup_projects=list(self._ctx.startup_projects),
@@ -83,6 +85,7 @@ class ProjectsApi:
 
     def __init__(self, services: AppServices, ctx: WindowContext) -> None:
         self._projects, self._pick = services.projects, ctx.pick_folder
+        self._activity = services.orchestrator.queue_depth
 
     @exposed
     def recent(self) -> list[dto.Json]:
@@ -90,11 +93,11 @@ class ProjectsApi:
 
     @exposed
     def create(self, root: str, name: str | None = None) -> dto.Json:
-        return dto.project_dto(self._projects.create(root, name or None)).wire()
+        return dto.project_dto(self._projects.create(root, name or None), self._activity).wire()
 
     @exposed
     def open(self, root: str) -> dto.Json:
-        return dto.project_dto(self._projects.open(root)).wire()
+        return dto.project_dto(self._projects.open(root), self._activity).wire()
 
     @exposed
     def close(self, root: str) -> None:
@@ -120,20 +123,20 @@ class AgentsApi:
     """``agents.*``: CRUD, persona text and launch in a cell."""
 
     def __init__(self, services: AppServices) -> None:
-        self._agents = services.agents
+        self._agents, self._activity = services.agents, services.orchestrator.queue_depth
 
     @exposed
     def create(self, root: str, form: dto.Json) -> dto.Json:
         new = dto.parse(dto.AgentForm, form, "agent")
         view = self._agents.create(root, new.name, new.persona, new.profile_id)
-        return dto.agent_dto(view).wire()
+        return dto.agent_dto(root, view, self._activity).wire()
 
     @exposed
     def update(self, root: str, agent_id: str, form: dto.Json) -> dto.Json:
         change = dto.parse(dto.AgentChange, form, "agent")
         view = self._agents.update(root, agent_id, name=change.name, persona=change.persona,
                                    profile_id=change.profile_id)
-        return dto.agent_dto(view).wire()
+        return dto.agent_dto(root, view, self._activity).wire()
 
     @exposed
     def delete(self, root: str, agent_id: str) -> None:
@@ -147,6 +150,30 @@ class AgentsApi:
     def launch(self, root: str, agent_id: str, node_id: str, cols: int, rows: int) -> dto.Json:
         return dto.launch_dto(self._agents.launch(root, agent_id, node_id, int(cols),
                                                   int(rows))).wire()
+
+
+class OrchestrationApi:
+    """``orchestration.*``: the user's messages to agents, and the write portal's acks."""
+
+    def __init__(self, services: AppServices) -> None:
+        self._orchestrator = services.orchestrator
+
+    @exposed
+    def send(self, root: str, targets: list[str], text: str) -> list[dto.Json]:
+        form = dto.parse(dto.SendForm, {"targets": targets, "text": text}, "send")
+        out = []
+        for target in form.targets:
+            try:
+                done = self._orchestrator.dispatch(root, User(), {
+                    "type": "agent.message", "target": target, "text": form.text})
+                out.append(dto.SendOutcomeDTO(agent_id=target, ticket=done["ticket"]).wire())
+            except AppError as exc:
+                out.append(dto.SendOutcomeDTO(agent_id=target, error=exc.to_json()).wire())
+        return out
+
+    @exposed
+    def delivered(self, root: str, ticket: str) -> None:
+        self._orchestrator.delivered(root, ticket)
 
 
 class TerminalsApi:
@@ -196,4 +223,5 @@ class BridgeApi:
         self.layout = LayoutApi(services)
         self.agents = AgentsApi(services)
         self.terminals = TerminalsApi(services, ctx)
+        self.orchestration = OrchestrationApi(services)
 

@@ -3,11 +3,13 @@ wire, built from the services' read models and the core's events. Translation on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
     ConfigDict,
+    Field,
     SerializerFunctionWrapHandler,
     ValidationError,
     model_serializer,
@@ -19,7 +21,10 @@ from app.core.domain.layout import LayoutDoc
 from app.core.domain.sessions import SessionRecord
 from app.core.errors import INVALID, AppError
 from app.core.events import (
+    AgentActivityChanged,
     AgentStateChanged,
+    DelegationChanged,
+    DelegationReady,
     DomainEvent,
     LayoutChanged,
     ProblemRaised,
@@ -111,6 +116,8 @@ class AgentDTO(Wire):
     skills: list[str]
     running: bool
     session_id: str | None = None
+    activity: str = "stopped"
+    queue_depth: int = 0
 
 
 class ProjectDTO(Wire):
@@ -147,6 +154,7 @@ class ProfileDetectionDTO(Wire):
 
 
 class AppInfoDTO(Wire):
+    view: str
     version: str
     data_dir: str
     first_run: bool
@@ -174,16 +182,25 @@ def layouts_json(doc: LayoutDoc | None) -> Json | None:
     return doc.to_json() if doc is not None else None
 
 
-def agent_dto(view: AgentView) -> AgentDTO:
+#: `(root, agent_id) -> (activity, queue depth)`, from the orchestrator.
+ActivityOf = Callable[[str, str], tuple[str, int]]
+
+
+def agent_dto(root: str, view: AgentView, activity_of: ActivityOf) -> AgentDTO:
     e, live = view.entry, view.session
+    activity, depth = activity_of(root, e.agent_id)
+    if live is not None and activity == "stopped":
+        activity = "idle"  # running, and no delegation has concerned it yet
     return AgentDTO(agent_id=e.agent_id, name=e.name, md_path=e.md_path,
                     profile_id=e.profile_id, synchronized=e.synchronized,
                     skills=list(e.skills or ()), running=live is not None,
-                    session_id=live.session_id if live is not None else None)
+                    session_id=live.session_id if live is not None else None,
+                    activity=activity, queue_depth=depth)
 
 
-def project_dto(view: ProjectView) -> ProjectDTO:
-    return ProjectDTO(root=view.root, name=view.name, agents=[agent_dto(a) for a in view.agents],
+def project_dto(view: ProjectView, activity_of: ActivityOf) -> ProjectDTO:
+    return ProjectDTO(root=view.root, name=view.name,
+                      agents=[agent_dto(view.root, a, activity_of) for a in view.agents],
                       layouts=layouts_json(view.layouts),
                       problems=[problem_dto(p) for p in view.problems],
                       sessions=[session_dto(s) for s in view.sessions])
@@ -246,6 +263,56 @@ class AgentStateChangedEvent(Wire):
     session_id: str | None = None
 
 
+class AgentActivityEvent(Wire):
+    omit_none = frozenset({"ticket"})
+    type: Literal["agentActivity"] = "agentActivity"
+    root: str
+    agent_id: str
+    activity: str
+    queue_depth: int
+    ticket: str | None = None
+
+
+class DelegationEvent(Wire):
+    omit_none = frozenset({"reason"})
+    type: Literal["delegation"] = "delegation"
+    root: str
+    ticket: str
+    from_: str = Field(alias="from")
+    to: str
+    state: str
+    reason: str | None = None
+
+
+class DelegationReadyEvent(Wire):
+    omit_none = frozenset({"submit_sequence", "submit_delay_ms"})
+    type: Literal["delegationReady"] = "delegationReady"
+    root: str
+    agent_id: str
+    session_id: str
+    view: str
+    ticket: str
+    text: str
+    submit_sequence: str | None = None
+    submit_delay_ms: int | None = None
+
+
+class SendOutcomeDTO(Wire):
+    """One target of `orchestration.send`: its ticket, or the error."""
+
+    omit_none = frozenset({"ticket", "error"})
+    agent_id: str
+    ticket: str | None = None
+    error: Json | None = None
+
+
+class SendForm(Wire):
+    """`orchestration.send` input."""
+
+    targets: list[str]
+    text: str
+
+
 def event_dto(event: DomainEvent) -> Wire:
     """The wire form of a domain event."""
     if isinstance(event, ProblemRaised):
@@ -262,4 +329,17 @@ def event_dto(event: DomainEvent) -> Wire:
     if isinstance(event, AgentStateChanged):
         return AgentStateChangedEvent(root=event.root, agent_id=event.agent_id,
                                       state=event.state, session_id=event.session_id)
+    if isinstance(event, AgentActivityChanged):
+        return AgentActivityEvent(root=event.root, agent_id=event.agent_id,
+                                  activity=event.activity, queue_depth=event.queue_depth,
+                                  ticket=event.ticket)
+    if isinstance(event, DelegationChanged):
+        return DelegationEvent(root=event.root, ticket=event.ticket,
+                               from_=event.requester or "user", to=event.target,
+                               state=event.state, reason=event.reason)
+    if isinstance(event, DelegationReady):
+        return DelegationReadyEvent(
+            root=event.root, agent_id=event.agent_id, session_id=event.session_id,
+            view=event.view, ticket=event.ticket, text=event.text,
+            submit_sequence=event.submit_sequence, submit_delay_ms=event.submit_delay_ms)
     raise TypeError(f"no wire form for {type(event).__name__}")

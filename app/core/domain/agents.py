@@ -144,3 +144,15 @@ def validate_agent_name(name: str, manifest: AgentManifest, exclude_id: str | No
             raise AppError(INVALID, f"an agent named '{agent.name}' already exists",
                            {"field": "name"})
     return clean
+
+
+def validate_manifest(manifest: AgentManifest) -> None:
+    """Rules a well-formed `agents.json` may still break: an agent id used twice (cells and
+    tokens name agents by id). Raises `AppError(INVALID, "agents[i].agentId: …")`."""
+    seen: dict[str, int] = {}
+    for i, agent in enumerate(manifest.agents):
+        if agent.agent_id in seen:
+            raise AppError(INVALID, f"agents[{i}].{agent.id_key}: duplicate agent id "
+                                    f"{agent.agent_id!r} (also agents[{seen[agent.agent_id]}])",
+                           {"field": f"agents[{i}].{agent.id_key}"})
+        seen[agent.agent_id] = i

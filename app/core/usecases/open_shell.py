@@ -49,7 +49,7 @@ class OpenShell:
                          env={"IDEA_PROJECT_ROOT": project.root}, cols=cols, rows=rows,
                          session_id=self._ids.new_id())
         session_id = self._terminals.spawn(spec)
-        record = SessionRecord(session_id, "shell", posixpath.basename(self._shell) or "shell")
+        record = SessionRecord(session_id, "shell", _free_title(project, self._shell))
         project.sessions[session_id] = record
         try:
             layouts = show_in_cell(self._fs, project, node_id, session_id)
@@ -60,3 +60,14 @@ class OpenShell:
         self._events.publish(SessionStarted(project.root, record))
         self._events.publish(LayoutChanged(project.root, layouts))
         return ShellOpened(session_id, layouts)
+
+
+def _free_title(project: ProjectState, shell: str) -> str:
+    """`bash 1`, `bash 2`, …: the first number no other shell of the project uses, so
+    detached shells can be told apart."""
+    name = posixpath.basename(shell.replace("\\", "/")) or "shell"
+    used = {record.title for record in project.sessions.values() if record.kind == "shell"}
+    n = 1
+    while f"{name} {n}" in used:
+        n += 1
+    return f"{name} {n}"

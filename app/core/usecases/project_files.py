@@ -11,7 +11,7 @@ import posixpath
 from collections.abc import Callable
 from typing import TypeVar
 
-from app.core.domain.agents import AgentEntry, AgentManifest
+from app.core.domain.agents import AgentEntry, AgentManifest, validate_manifest
 from app.core.domain.documents import Document, dump_document, parse_document
 from app.core.domain.layout import LayoutDoc, default_layout_doc
 from app.core.domain.layout_ops import assign
@@ -71,7 +71,8 @@ def load_project(fs: FileSystem, root: str, new_id: Callable[[], str]) -> Projec
     root = clean_root(root)
     problems: list[Problem] = []
     meta, _ = _load_part(fs, ideai_path(root, PROJECT_FILE), ProjectMeta, problems)
-    manifest, ok_agents = _load_part(fs, ideai_path(root, AGENTS_FILE), AgentManifest, problems)
+    manifest, ok_agents = _load_part(fs, ideai_path(root, AGENTS_FILE), AgentManifest, problems,
+                                     validate_manifest)
     layouts, ok_layouts = _load_part(fs, ideai_path(root, LAYOUTS_FILE), LayoutDoc, problems,
                                      validate_doc)
     if manifest is None and ok_agents:

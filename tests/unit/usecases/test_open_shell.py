@@ -23,7 +23,7 @@ def test_open_shell_spawns_in_root_shows_it_and_publishes() -> None:
     assert spec.session_id == session and spec.env["IDEA_PROJECT_ROOT"] == ROOT
     saved = json.loads(fs.files[f"{ROOT}/.ideai/layouts.json"])
     assert saved["layouts"][0]["tree"]["root"]["node"] == {"id": leaf_id, "session": session}
-    record = SessionRecord(session, "shell", "zsh")
+    record = SessionRecord(session, "shell", "zsh 1")
     assert state.sessions == {session: record} and opened.layouts == state.layouts
     assert events.events == [SessionStarted(ROOT, record), LayoutChanged(ROOT, opened.layouts)]
 
@@ -55,3 +55,13 @@ def test_no_shell_configured() -> None:
     assert err.value.code == "INVALID"
 
 
+
+
+def test_shells_get_distinct_titles() -> None:
+    fs, ids, state = created_project()
+    assert state.layouts is not None
+    leaf_id = state.layouts.active.root.id
+    shells = OpenShell(FakeTerminalHost(), ids, fs, FakeEventSink(), "/bin/bash")
+    titles = [state.sessions[shells.execute(state, leaf_id, 80, 24).session_id].title
+              for _ in range(3)]
+    assert titles == ["bash 1", "bash 2", "bash 3"]

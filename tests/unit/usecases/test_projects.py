@@ -175,3 +175,12 @@ def test_corrupt_project_json_falls_back_to_folder_name() -> None:
     state = OpenProject(fs, ids, clock, FakeEventSink(), DATA).execute(ROOT)
     assert state.name == "proj" and state.meta is None
     assert state.problems[0].message == "input should be an object"
+
+
+def test_a_duplicate_agent_id_is_a_problem_naming_the_entry() -> None:
+    entry = '{"agentId": "a", "name": "%s", "mdPath": "agents/%s.md", "profileId": "shell"}'
+    bad = '{"version": 1, "agents": [%s, %s]}' % (entry % ("A", "a"), entry % ("B", "b"))
+    fs, _, state = original_project(agents_json=bad)
+    [problem] = state.problems
+    assert problem.message == "agents[1].agentId: duplicate agent id 'a' (also agents[0])"
+    assert state.manifest is None and fs.files[f"{ROOT}/.ideai/agents.json"] == bad
