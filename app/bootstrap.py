@@ -7,7 +7,7 @@ PATH, clock, uuid4) and can be replaced (a PTY host with a short kill grace in t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from app.adapters.pty import default_host_class
@@ -17,6 +17,7 @@ from app.adapters.system.commands import PathCommandResolver, SubprocessProfileD
 from app.adapters.system.self_command import self_command
 from app.adapters.system.tokens import SecretTokens
 from app.adapters.vendors import VendorProjectors
+from app.adapters.watcher.file_protocol import FileProtocolDoor
 from app.core.domain.scrollback import SCROLLBACK_CHARS
 from app.core.ports import (
     Clock,
@@ -25,6 +26,7 @@ from app.core.ports import (
     IdSource,
     LaunchProjector,
     ProfileDetector,
+    ProjectDoor,
     TerminalHost,
     TokenSource,
 )
@@ -66,6 +68,10 @@ class Config:
     orchestration: OrchestrationConfig = OrchestrationConfig()
 
 
+#: A per-project door built over the orchestrator and the credentials (endpoint, file protocol).
+DoorFactory = Callable[[OrchestratorService, Credentials], ProjectDoor]
+
+
 @dataclass(frozen=True)
 class Adapters:
     """The ports' implementations; `local()` gives the real ones."""
@@ -79,6 +85,7 @@ class Adapters:
     tokens: TokenSource
     projector: LaunchProjector
     scheduler: Scheduler
+    doors: Sequence[DoorFactory] = ()
 
     @staticmethod
     def local(terminals: TerminalHost | None = None) -> Adapters:
@@ -88,7 +95,8 @@ class Adapters:
         return Adapters(fs=LocalFileSystem(), terminals=terminals or default_host_class()(),
                         resolver=resolver, detector=SubprocessProfileDetector(resolver),
                         clock=SystemClock(), ids=Uuid4Ids(), tokens=SecretTokens(),
-                        projector=VendorProjectors(), scheduler=ThreadScheduler())
+                        projector=VendorProjectors(), scheduler=ThreadScheduler(),
+                        doors=(FileProtocolDoor,))
 
 
 @dataclass(frozen=True)
@@ -99,9 +107,13 @@ class Container:
     adapters: Adapters
     services: AppServices = field(repr=False)
 
+    doors: Sequence[ProjectDoor] = ()
+
     def shutdown(self, timeout_ms: int = 3_000) -> None:
-        """End every terminal session and timer (app exit)."""
+        """End every terminal session, door and timer (app exit)."""
         self.adapters.terminals.close_all(timeout_ms)
+        for door in self.doors:
+            door.close_all()
         self.adapters.scheduler.close()
 
 
@@ -127,12 +139,13 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
                                        events, a.ids, a.scheduler, config.orchestration)
     events.subscribe(orchestrator.on_event)
     output.tap(orchestrator.on_output)
+    doors = [factory(orchestrator, credentials) for factory in a.doors]
     services = AppServices(
         events=events, output=output, open_projects=projects,
         projects=ProjectService(
             projects, keeper, OpenProject(a.fs, a.ids, a.clock, events, data),
             CreateProject(a.fs, a.ids, a.clock, events, data), ListRecentProjects(a.fs, data),
-            config.startup_projects),
+            events, doors, config.startup_projects),
         layouts=LayoutService(projects, keeper, EditLayout(a.fs, a.ids, events)),
         terminals=TerminalService(projects, keeper, a.terminals, views,
                                   OpenShell(a.terminals, a.ids, a.fs, events, config.shell)),
@@ -141,4 +154,4 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
                                 SaveProfiles(a.fs, data), LoadSettings(a.fs, data),
                                 MarkFirstRunDone(a.fs, data)),
     )
-    return Container(config, a, services)
+    return Container(config, a, services, doors)

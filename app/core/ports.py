@@ -163,6 +163,23 @@ class IdSource(Protocol):
         ...
 
 
+class ProjectDoor(Protocol):
+    """A door opened per project (the endpoint agents reach IdeA at, the file protocol)."""
+
+    def open(self, root: str) -> str | None:
+        """Start serving project `root`; returns the address agents use, or None when this
+        door has none. Raises `AppError(ALREADY_EXISTS)` when another IdeA serves it."""
+        ...
+
+    def close(self, root: str) -> None:
+        """Stop serving project `root` (no error when not served)."""
+        ...
+
+    def close_all(self) -> None:
+        """App exit."""
+        ...
+
+
 class TokenSource(Protocol):
     """Source of secrets (each agent launch gets its own token)."""
 

@@ -9,7 +9,7 @@ reopening the project finds them again).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -33,6 +33,11 @@ class OpenProjects:
         self._lock = threading.Lock()
         self._handles: dict[str, ProjectHandle] = {}
         self._owners: dict[str, str] = {}
+        self._on_removed: list[Callable[[str], None]] = []
+
+    def when_removed(self, listener: Callable[[str], None]) -> None:
+        """Call `listener(root)` each time a project is forgotten."""
+        self._on_removed.append(listener)
 
     def find(self, root: str) -> ProjectHandle | None:
         """The handle of the project at `root`, or None."""
@@ -69,7 +74,10 @@ class OpenProjects:
     def remove(self, root: str) -> None:
         """Forget the project (its sessions must be gone)."""
         with self._lock:
-            self._handles.pop(clean_root(root), None)
+            gone = self._handles.pop(clean_root(root), None)
+        if gone is not None:
+            for listener in self._on_removed:
+                listener(gone.state.root)
 
     def handles(self) -> list[ProjectHandle]:
         """Every registered project."""

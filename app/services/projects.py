@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from app.core.domain.project import RecentProject
-from app.core.usecases.project_state import ProjectState, clean_root
+from app.core.errors import AppError
+from app.core.events import ProblemRaised
+from app.core.ports import EventSink, ProjectDoor
+from app.core.usecases.project_state import Problem, ProjectState, clean_root
 from app.core.usecases.projects import CreateProject, OpenProject
 from app.core.usecases.recent_projects import ListRecentProjects
 from app.services.open_projects import OpenProjects
@@ -15,14 +18,19 @@ from app.services.views import ProjectView, project_view
 
 class ProjectService:
     """Open projects of this process. `startup_roots` (from `--project`) are created when
-    missing, like the original app's command line."""
+    missing, like the original app's command line. Each registered project gets its `doors`
+    opened (the endpoint agents reach IdeA at, the file protocol), closed once it is
+    forgotten."""
 
     def __init__(self, projects: OpenProjects, keeper: SessionKeeper, open_project: OpenProject,
                  create_project: CreateProject, list_recent: ListRecentProjects,
+                 events: EventSink, doors: Sequence[ProjectDoor] = (),
                  startup_roots: Iterable[str] = ()) -> None:
-        self._projects, self._keeper = projects, keeper
+        self._projects, self._keeper, self._events = projects, keeper, events
         self._open, self._create, self._recent = open_project, create_project, list_recent
+        self._doors = tuple(doors)
         self._startup = frozenset(clean_root(r) for r in startup_roots)
+        projects.when_removed(self._close_doors)
 
     def open(self, root: str) -> ProjectView:
         """The project at `root`, loaded unless already registered (a tab shows it again,
@@ -59,6 +67,23 @@ class ProjectService:
         return self._recent.execute()
 
     def _register(self, state: ProjectState) -> ProjectView:
+        self._open_doors(state)
         handle = self._projects.add(state)
         with handle.lock:
             return project_view(handle.state)
+
+    def _open_doors(self, state: ProjectState) -> None:
+        for door in self._doors:
+            try:
+                address = door.open(state.root)
+            except AppError as exc:
+                problem = Problem(state.path(), f"delegation is off: {exc.message}")
+                state.problems.append(problem)
+                self._events.publish(ProblemRaised(problem.file, problem.message, state.root))
+                continue
+            if address is not None:
+                state.endpoint = address
+
+    def _close_doors(self, root: str) -> None:
+        for door in self._doors:
+            door.close(root)
