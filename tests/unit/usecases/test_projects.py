@@ -178,8 +178,11 @@ def test_corrupt_project_json_falls_back_to_folder_name() -> None:
 
 
 def test_a_duplicate_agent_id_is_a_problem_naming_the_entry() -> None:
-    entry = '{"agentId": "a", "name": "%s", "mdPath": "agents/%s.md", "profileId": "shell"}'
-    bad = '{"version": 1, "agents": [%s, %s]}' % (entry % ("A", "a"), entry % ("B", "b"))
+    def entry(name: str) -> str:
+        return json.dumps({"agentId": "a", "name": name, "mdPath": f"agents/{name}.md",
+                           "profileId": "shell"})
+
+    bad = f'{{"version": 1, "agents": [{entry("A")}, {entry("B")}]}}'
     fs, _, state = original_project(agents_json=bad)
     [problem] = state.problems
     assert problem.message == "agents[1].agentId: duplicate agent id 'a' (also agents[0])"
