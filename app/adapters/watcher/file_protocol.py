@@ -18,6 +18,7 @@ import logging
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -31,6 +32,10 @@ from app.core.errors import INTERNAL, INVALID, AppError
 log = logging.getLogger(__name__)
 
 RESPONSE_SUFFIX = ".response.json"
+#: Seconds between two sweeps of the requests folders, the safety net under file events (a
+#: new `<agentId>/` folder is only watched once created: a file written into it at once is
+#: found by the next sweep).
+SWEEP_S = 1.0
 
 
 class Dispatcher(Protocol):
@@ -86,6 +91,8 @@ class FileProtocolDoor:
         self._observer: Any = None
         self._watches: dict[str, Any] = {}
         self._busy: set[Path] = set()
+        self._sweeper: threading.Thread | None = None
+        self._stopped = threading.Event()
 
     def open(self, root: str) -> str | None:
         """Start answering `root`'s requests (the folder is created). Returns None: this door
@@ -101,9 +108,33 @@ class FileProtocolDoor:
                 self._observer.start()
             handler = _Handler(lambda path: self._arrived(root, base, path))
             self._watches[root] = self._observer.schedule(handler, str(base), recursive=True)
-        for left in sorted(base.glob("*/*.json")):  # written while IdeA was not running
-            self._arrived(root, base, left)
+            if self._sweeper is None:
+                self._sweeper = threading.Thread(target=self._sweep, daemon=True,
+                                                 name="idea-requests-sweep")
+                self._sweeper.start()
+        self._scan(root, base)  # written while IdeA was not running
         return None
+
+    def _scan(self, root: str, base: Path, settled_s: float = 0.0) -> None:
+        """Answer the request files under `base` last modified `settled_s` seconds ago or more
+        (a file still being written is left to its close event)."""
+        now = time.time()
+        for left in sorted(base.glob("*/*.json")):
+            try:
+                if now - left.stat().st_mtime < settled_s:
+                    continue
+            except OSError:
+                continue
+            self._arrived(root, base, left)
+
+    def _sweep(self) -> None:
+        """Every `SWEEP_S`, look again at settled files: a file event lost by the OS (a folder
+        and its file created faster than the watch is set) never loses a request."""
+        while not self._stopped.wait(SWEEP_S):
+            with self._lock:
+                roots = list(self._watches)
+            for root in roots:
+                self._scan(root, requests_dir(root), settled_s=SWEEP_S)
 
     def close(self, root: str) -> None:
         """Stop watching `root` (requests in flight still get their answer)."""
@@ -114,6 +145,7 @@ class FileProtocolDoor:
 
     def close_all(self) -> None:
         """App exit."""
+        self._stopped.set()
         with self._lock:
             observer, self._observer = self._observer, None
             self._watches.clear()
