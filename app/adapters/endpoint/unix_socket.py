@@ -143,6 +143,10 @@ class UnixSocketEndpointHost:
             served.connections.add(task)
         try:
             await self._converse(served.root, stream)
+        except asyncio.CancelledError:
+            # `stop` cancelled this connection. The task ends here, normally: Python 3.11's
+            # asyncio.streams callback calls `task.exception()`, which raises on a cancelled task.
+            log.debug("endpoint connection of %s cancelled", served.root)
         except ConnectionError as exc:
             log.debug("endpoint client of %s left: %s", served.root, exc)
         except Exception:
