@@ -23,7 +23,23 @@ def build_parser() -> argparse.ArgumentParser:
     _window_options(gui)
     dev = sub.add_parser("dev", help="development mode: Vite dev server + Python restart on change")
     _window_options(dev)
+    _agent_commands(sub)
     return parser
+
+
+def _agent_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The MCP relay (docs/contracts.md §7.6): what an agent's CLI runs."""
+    relay = sub.add_parser(
+        "mcp-server", help="stdio MCP server of a project, relayed to its IdeA endpoint "
+                           "(what an agent's CLI launches)")
+    relay.add_argument("--endpoint", metavar="PATH",
+                       help="the project endpoint (default: $IDEA_ENDPOINT)")
+    relay.add_argument("--requester", metavar="AGENT_ID",
+                       help="the agent speaking (default: $IDEA_AGENT_ID)")
+    relay.add_argument("--token", metavar="TOKEN",
+                       help="its launch token (default: $IDEA_TOKEN)")
+    relay.add_argument("--project", metavar="DIR", help="the project root (informational)")
+
 
 
 def _window_options(parser: argparse.ArgumentParser) -> None:
