@@ -21,6 +21,12 @@ def main(argv: list[str] | None = None) -> int:
         return run_dev(data_dir=args.data_dir, projects=args.project or [])
     if command == "mcp-server":
         return _relay(args)
+    if command in ("ask", "reply", "agents", "message", "hook"):
+        import os
+
+        from app.commands.agent_cli import run
+
+        return run(args, os.environ)
     raise SystemExit(f"unknown command {command}")
 
 

@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _agent_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The MCP relay (docs/contracts.md §7.6): what an agent's CLI runs."""
+    """Door 3 and the MCP relay (docs/contracts.md §7.6): what an agent's terminal runs."""
     relay = sub.add_parser(
         "mcp-server", help="stdio MCP server of a project, relayed to its IdeA endpoint "
                            "(what an agent's CLI launches)")
@@ -39,7 +39,24 @@ def _agent_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     relay.add_argument("--token", metavar="TOKEN",
                        help="its launch token (default: $IDEA_TOKEN)")
     relay.add_argument("--project", metavar="DIR", help="the project root (informational)")
-
+    ask = sub.add_parser("ask", help="delegate a task to another agent; blocks and prints its "
+                                     "reply")
+    ask.add_argument("agent", help="the target agent's name or id")
+    ask.add_argument("task", help='the task ("-" reads it from stdin)')
+    reply = sub.add_parser("reply", help="answer a task IdeA delivered to you")
+    reply.add_argument("--ticket", metavar="T", help="the task's ticket (default: your current "
+                                                     "task)")
+    reply.add_argument("result", help='your answer ("-" reads it from stdin)')
+    agents = sub.add_parser("agents", help="list the project's agents: name, id, profile, "
+                                           "activity, queue")
+    agents.add_argument("--json", action="store_true", help="print the raw JSON result")
+    message = sub.add_parser("message", help="send a message to another agent without waiting")
+    message.add_argument("agent", help="the target agent's name or id")
+    message.add_argument("text", help='the message ("-" reads it from stdin)')
+    hook = sub.add_parser("hook", help="report a vendor CLI hook (its JSON on stdin) to IdeA; "
+                                       "always exits 0")
+    hook.add_argument("event", help="session-start, stop, stop-failure or notification (the "
+                                    "vendor's SessionStart, Stop, ... are accepted)")
 
 
 def _window_options(parser: argparse.ArgumentParser) -> None:
