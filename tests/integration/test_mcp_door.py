@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ClientSession
 from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
 
 from app.core.errors import CYCLE, NOT_FOUND, AppError
 from app.mcp.relay import run_relay
@@ -205,10 +206,32 @@ def test_a_bad_token_is_refused_and_the_relay_exits_1(world: World, requester: s
                 async with ClientSession(r, w) as s:
                     await s.initialize()
 
-    with pytest.raises(BaseException) as caught:  # the client sees the connection close
+    with pytest.raises(BaseExceptionGroup) as caught:  # the client sees the connection close
         anyio.run(main)
-    assert "Connection closed" in repr(caught.value) or "closed" in repr(caught.value).lower()
+    assert [str(e) for e in leaves(caught.value)] == ["Connection closed"]
+    assert all(isinstance(e, MCPError) for e in leaves(caught.value))
     assert world.dispatcher.calls == []
+
+
+def leaves(group: BaseException) -> list[BaseException]:
+    if isinstance(group, BaseExceptionGroup):
+        return [leaf for inner in group.exceptions for leaf in leaves(inner)]
+    return [group]
+
+
+def test_a_cancelled_ask_leaves_the_session_usable(world: World) -> None:
+    async def main() -> tuple[int, str]:
+        async with session(world.path) as s:
+            with pytest.raises(MCPError) as caught:  # the client gives up: it cancels the call
+                await s.call_tool("idea_ask_agent", {"target": "Bob", "task": "slow"},
+                                  read_timeout_seconds=0.3)
+            world.dispatcher.answers["agent.list"] = {"agents": []}
+            after = text(await s.call_tool("idea_list_agents", {}))
+            return caught.value.error.code, after
+
+    code, after = anyio.run(main)
+    assert code == -32001 and after == '{"agents":[]}'
+    assert list(world.dispatcher.pending) == ["t1"]  # the orchestrator's ask is its own business
 
 
 def test_the_relay_takes_the_token_from_the_environment(world: World) -> None:
