@@ -42,9 +42,10 @@ def call(dispatcher: FakeDispatcher, name: str, arguments: dict[str, Any], *,
          interval_s: float = 15.0) -> types.CallToolResult:
     server = build_server(dispatcher, progress_interval_s=interval_s)
     handler = server._request_handlers["tools/call"].handler
-    ctx = ServerRequestContext(session=session or FakeSession(), lifespan_context={},  # type: ignore[arg-type]
-                               protocol_version="2025-11-25", method="tools/call",
-                               request=request)
+    ctx: ServerRequestContext[Any, Any] = ServerRequestContext(
+        session=session or FakeSession(),  # type: ignore[arg-type]
+        lifespan_context={}, protocol_version="2025-11-25", method="tools/call",
+        request=request)
     params = types.CallToolRequestParams(name=name, arguments=arguments)
 
     async def main() -> types.CallToolResult:
