@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from app.cli import build_parser
@@ -18,7 +19,30 @@ def main(argv: list[str] | None = None) -> int:
         from app.main import run_dev
 
         return run_dev(data_dir=args.data_dir, projects=args.project or [])
+    if command == "mcp-server":
+        return _relay(args)
+    if command in ("ask", "reply", "agents", "message", "hook"):
+        import os
+
+        from app.commands.agent_cli import run
+
+        return run(args, os.environ)
     raise SystemExit(f"unknown command {command}")
+
+
+def _relay(args: argparse.Namespace) -> int:
+    import os
+
+    from app.mcp.relay import run_relay
+
+    endpoint = args.endpoint or os.environ.get("IDEA_ENDPOINT", "")
+    requester = args.requester or os.environ.get("IDEA_AGENT_ID", "")
+    token = args.token if args.token is not None else os.environ.get("IDEA_TOKEN", "")
+    if not endpoint or not requester:
+        print("idea mcp-server: --endpoint and --requester (or IDEA_ENDPOINT and IDEA_AGENT_ID) "
+              "are required", file=sys.stderr)
+        return 2
+    return run_relay(endpoint, requester, token)
 
 
 if __name__ == "__main__":

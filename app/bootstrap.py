@@ -7,6 +7,7 @@ PATH, clock, uuid4) and can be replaced (a PTY host with a short kill grace in t
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -18,6 +19,7 @@ from app.adapters.system.self_command import self_command
 from app.adapters.system.tokens import SecretTokens
 from app.adapters.vendors import VendorProjectors
 from app.adapters.watcher.file_protocol import FileProtocolDoor
+from app.commands.endpoint_door import CommandDoor, EndpointDoor
 from app.core.domain.scrollback import SCROLLBACK_CHARS
 from app.core.ports import (
     Clock,
@@ -38,6 +40,7 @@ from app.core.usecases.profiles import DetectProfiles, LoadProfiles, SaveProfile
 from app.core.usecases.projects import CreateProject, OpenProject
 from app.core.usecases.recent_projects import ListRecentProjects
 from app.core.usecases.settings import LoadSettings, MarkFirstRunDone
+from app.mcp.door import McpDoor
 from app.services import AppServices
 from app.services.agents import AgentService
 from app.services.credentials import Credentials
@@ -72,6 +75,23 @@ class Config:
 DoorFactory = Callable[[OrchestratorService, Credentials], ProjectDoor]
 
 
+def endpoint_door(orchestrator: OrchestratorService, credentials: Credentials) -> ProjectDoor:
+    """The project endpoint (a Unix socket) with its two doors: MCP and `idea` commands."""
+    from app.adapters.endpoint.unix_socket import UnixSocketEndpointHost
+
+    host = UnixSocketEndpointHost()
+    host.set_handler(EndpointDoor(credentials, mcp=McpDoor(orchestrator),
+                                  command=CommandDoor(orchestrator)))
+    return host
+
+
+def local_doors() -> tuple[DoorFactory, ...]:
+    """The endpoint (POSIX only so far: no named-pipe host yet) and the file protocol."""
+    if sys.platform == "win32":
+        return (FileProtocolDoor,)
+    return (endpoint_door, FileProtocolDoor)
+
+
 @dataclass(frozen=True)
 class Adapters:
     """The ports' implementations; `local()` gives the real ones."""
@@ -96,7 +116,7 @@ class Adapters:
                         resolver=resolver, detector=SubprocessProfileDetector(resolver),
                         clock=SystemClock(), ids=Uuid4Ids(), tokens=SecretTokens(),
                         projector=VendorProjectors(), scheduler=ThreadScheduler(),
-                        doors=(FileProtocolDoor,))
+                        doors=local_doors())
 
 
 @dataclass(frozen=True)
@@ -110,7 +130,8 @@ class Container:
     doors: Sequence[ProjectDoor] = ()
 
     def shutdown(self, timeout_ms: int = 3_000) -> None:
-        """End every terminal session, door and timer (app exit)."""
+        """End every pending ask, terminal session, door and timer (app exit)."""
+        self.services.orchestrator.close()
         self.adapters.terminals.close_all(timeout_ms)
         for door in self.doors:
             door.close_all()

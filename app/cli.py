@@ -23,7 +23,43 @@ def build_parser() -> argparse.ArgumentParser:
     _window_options(gui)
     dev = sub.add_parser("dev", help="development mode: Vite dev server + Python restart on change")
     _window_options(dev)
+    _agent_commands(sub)
     return parser
+
+
+def _agent_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Door 3 and the MCP relay (docs/contracts.md §7.6): what an agent's terminal runs."""
+    relay = sub.add_parser(
+        "mcp-server", help="stdio MCP server of a project, relayed to its IdeA endpoint "
+                           "(what an agent's CLI launches)")
+    relay.add_argument("--endpoint", metavar="PATH",
+                       help="the project endpoint (default: $IDEA_ENDPOINT)")
+    relay.add_argument("--requester", metavar="AGENT_ID",
+                       help="the agent speaking (default: $IDEA_AGENT_ID)")
+    relay.add_argument("--token", metavar="TOKEN",
+                       help="its launch token (default: $IDEA_TOKEN)")
+    relay.add_argument("--project", metavar="DIR", help="the project root (informational)")
+    ask = sub.add_parser("ask", help="delegate a task to another agent; blocks and prints its "
+                                     "reply")
+    ask.add_argument("agent", help="the target agent's name or id")
+    ask.add_argument("task", help='the task ("-" reads it from stdin)')
+    reply = sub.add_parser("reply", help="answer a task IdeA delivered to you")
+    reply.add_argument("--ticket", metavar="T", help="the task's ticket (default: your current "
+                                                     "task)")
+    reply.add_argument("result", help='your answer ("-" reads it from stdin)')
+    agents = sub.add_parser("agents", help="list the project's agents: name, id, profile, "
+                                           "activity, queue")
+    agents.add_argument("--json", action="store_true", help="print the raw JSON result")
+    message = sub.add_parser("message", help="send a message to another agent without waiting")
+    message.add_argument("agent", help="the target agent's name or id")
+    message.add_argument("text", help='the message ("-" reads it from stdin)')
+    hook = sub.add_parser("hook", help="report a vendor CLI hook (its JSON on stdin) to IdeA; "
+                                       "always exits 0")
+    hook.add_argument("event", help="session-start, stop, stop-failure or notification (the "
+                                    "vendor's SessionStart, Stop, ... are accepted)")
+    hook.add_argument("payload", nargs="?", default=None,
+                      help="the hook's JSON, when the vendor passes it as an argument (Codex "
+                           "`notify`); else it is read from stdin")
 
 
 def _window_options(parser: argparse.ArgumentParser) -> None:

@@ -7,11 +7,14 @@ Adapters (`app/adapters`) implement them; unit tests use the hand-written fakes 
 
 from __future__ import annotations
 
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
 
+from app.core.domain.delegation import AgentCaller
 from app.core.domain.launch_plan import Delegation, Projection
 from app.core.domain.profiles import Profile
 from app.core.domain.sessions import SpawnSpec, TerminalChunk
+from app.core.errors import AppError
 from app.core.events import DomainEvent
 
 
@@ -193,4 +196,96 @@ class EventSink(Protocol):
 
     def publish(self, event: DomainEvent) -> None:
         """Hand `event` to every subscriber, in publication order."""
+        ...
+
+
+# --- The project endpoint (docs/contracts.md §7.5): doors 2 and 3 ------------------------------
+
+
+@dataclass(frozen=True)
+class EndpointHello:
+    """The first line of an endpoint connection, validated by the endpoint adapter.
+
+    `kind`: `mcp` (MCP JSON-RPC follows) or `command` (one command line follows); `requester`
+    the agent id the client speaks for and `token` its launch token (both unverified here).
+    """
+
+    kind: Literal["mcp", "command"]
+    requester: str
+    token: str
+
+
+class EndpointStream(Protocol):
+    """One accepted endpoint connection after its first line (bytes, newline-framed)."""
+
+    async def receive_line(self, max_bytes: int) -> bytes | None:
+        """The next line without its `\\n` (a last unterminated line counts), or `None` at the
+        end of the stream. Raises `AppError(INVALID)` when a line exceeds `max_bytes`."""
+        ...
+
+    async def answer_hello(self, error: AppError | None) -> None:
+        """Answer the first line: accepted (`None`, the conversation goes on) or refused with
+        `error`'s code and message. Raises `ConnectionError` once the peer is gone."""
+        ...
+
+    async def send(self, data: bytes) -> None:
+        """Write `data` (whole lines); raises `ConnectionError` once the peer is gone."""
+        ...
+
+
+class ConnectionHandler(Protocol):
+    """What serves an endpoint connection once its first line parsed (the endpoint door)."""
+
+    async def handle(self, root: str, hello: EndpointHello, stream: EndpointStream) -> None:
+        """Serve one connection of project `root`; the host closes `stream` when this returns.
+        Runs on the host's event loop: blocking work goes to a worker thread."""
+        ...
+
+
+class EndpointHost(Protocol):
+    """Per-project endpoints that agents reach IdeA through (Unix socket, named pipe).
+
+    Thread-safe; `serve`/`stop` are called from any thread, connections are served on the
+    host's own event loop by the handler given to `set_handler`.
+    """
+
+    def set_handler(self, handler: ConnectionHandler) -> None:
+        """Serve every connection with `handler` (wired once at bootstrap)."""
+        ...
+
+    def serve(self, root: str) -> str:
+        """Start serving project `root`'s endpoint and return its address (the socket path);
+        the same address again when it is already served here. Raises
+        `AppError(ALREADY_EXISTS)` when another live IdeA serves it, `AppError(NOT_WRITABLE)`
+        when the endpoint directory is unusable."""
+        ...
+
+    def stop(self, root: str) -> None:
+        """Stop serving `root` (its connections end, the address is removed); no-op if not
+        served."""
+        ...
+
+    def close_all(self) -> None:
+        """App shutdown: stop every endpoint."""
+        ...
+
+
+class Verifier(Protocol):
+    """Who an endpoint client is (`app/services/credentials.py:Credentials`)."""
+
+    def verify(self, root: str, requester: str, token: str) -> AgentCaller:
+        """The agent `requester` of `root` presenting launch `token`; raises
+        `AppError(FORBIDDEN)`."""
+        ...
+
+
+class Dispatcher(Protocol):
+    """The orchestrator's one entry (`OrchestratorService.dispatch`, contracts §7.1)."""
+
+    def dispatch(self, root: str, caller: AgentCaller,
+                 command: dict[str, Any]) -> dict[str, Any]:
+        """Run `command` (`{"type": ..., ...}`) for `caller` in project `root` and return its
+        result object.
+        Blocking (an `agent.ask` returns when the target replied): call it from a worker
+        thread. Raises `AppError` with the codes of contracts §7.1."""
         ...

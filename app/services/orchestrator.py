@@ -40,7 +40,7 @@ from app.core.domain.mailbox import DEFAULT_CAPACITY, Mailbox
 from app.core.domain.sessions import TerminalChunk
 from app.core.domain.terminal_text import tail
 from app.core.domain.wait_for import WaitForGraph
-from app.core.errors import FORBIDDEN, NO_REPLY, NOT_FOUND, TIMEOUT, AppError
+from app.core.errors import FORBIDDEN, INTERNAL, NO_REPLY, NOT_FOUND, TIMEOUT, AppError
 from app.core.events import (
     AgentActivityChanged,
     DelegationChanged,
@@ -119,6 +119,15 @@ class OrchestratorService:
         if isinstance(parsed, Reply):
             return self._reply(caller, parsed.result, parsed.ticket)
         return self._hook(caller, parsed)
+
+    def close(self) -> None:
+        """App exit: every waiting asker gets an answer now (their threads may then end)."""
+        with self._lock:
+            waiters = [w for line in self._lines.values() for w in line.waiters.values()]
+            for line in self._lines.values():
+                line.waiters.clear()
+        for waiter in waiters:
+            waiter.settle(Outcome(code=INTERNAL, message="IdeA is closing"))
 
     def delivered(self, root: str, ticket: str) -> None:
         """A window's write portal typed the text of `ticket` (idempotent)."""

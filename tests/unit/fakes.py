@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import posixpath
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
+from app.core.domain.delegation import AgentCaller
 from app.core.domain.launch_plan import Delegation, PlannedFile, Projection
 from app.core.domain.profiles import Profile
 from app.core.domain.sessions import SpawnSpec, TerminalChunk
-from app.core.errors import INVALID, NOT_FOUND, NOT_WRITABLE, AppError
+from app.core.errors import (
+    ALREADY_EXISTS,
+    FORBIDDEN,
+    INVALID,
+    NOT_FOUND,
+    NOT_WRITABLE,
+    TIMEOUT,
+    AppError,
+)
 from app.core.events import DomainEvent
-from app.core.ports import TerminalListener
+from app.core.ports import ConnectionHandler, TerminalListener
 
 
 class FakeFileSystem:
@@ -269,3 +280,131 @@ class ManualScheduler:
 
     def close(self) -> None:
         self.timers.clear()
+class FakeEndpointHost:
+    """The `EndpointHost` port in memory: `serve` hands out `/fake-endpoint/<n>.sock`; roots in
+    `taken` are served by "another IdeA" (`ALREADY_EXISTS`)."""
+
+    def __init__(self, taken: set[str] | None = None) -> None:
+        self.handler: ConnectionHandler | None = None
+        self.taken: set[str] = set(taken or set())
+        self.served: dict[str, str] = {}
+        self.stopped: list[str] = []
+        self.closed = False
+        self._count = 0
+
+    def set_handler(self, handler: ConnectionHandler) -> None:
+        self.handler = handler
+
+    def serve(self, root: str) -> str:
+        if root in self.taken:
+            raise AppError(ALREADY_EXISTS, f"{root} is open in another IdeA")
+        if root not in self.served:
+            self._count += 1
+            self.served[root] = f"/fake-endpoint/{self._count}.sock"
+        return self.served[root]
+
+    def stop(self, root: str) -> None:
+        if self.served.pop(root, None) is not None:
+            self.stopped.append(root)
+
+    def close_all(self) -> None:
+        for root in list(self.served):
+            self.stop(root)
+        self.closed = True
+
+
+class FakeVerifier:
+    """The `Verifier` port from a table `token -> AgentCaller`."""
+
+    def __init__(self, grants: dict[str, AgentCaller] | None = None) -> None:
+        self.grants: dict[str, AgentCaller] = dict(grants or {})
+
+    def verify(self, root: str, requester: str, token: str) -> AgentCaller:
+        caller = self.grants.get(token)
+        if caller is None or caller.agent_id != requester or caller.root != root.rstrip("/"):
+            raise AppError(FORBIDDEN, f"not allowed: this token does not belong to agent "
+                                      f"{requester!r} of this project")
+        return caller
+
+
+@dataclass
+class _PendingAsk:
+    ticket: str
+    caller: AgentCaller
+    command: dict[str, Any]
+    done: threading.Event = field(default_factory=threading.Event)
+    outcome: str | AppError = ""
+
+
+class FakeDispatcher:
+    """The `Dispatcher` port, thread-safe: records every `(caller, command)`; answers
+    `answers[type]` (a result dict, or an `AppError` to raise; default `{}`).
+
+    With `block_asks`, `agent.ask` gets ticket `t<n>` and blocks until `agent.reply` names
+    that ticket (or `release` is called); the reply is `{"ticket", "reply"}`. Without it an ask
+    answers `{"ticket", "reply": "echo: <task>"}` at once."""
+
+    def __init__(self, block_asks: bool = True, ask_timeout_s: float = 30.0) -> None:
+        self.block_asks = block_asks
+        self.ask_timeout_s = ask_timeout_s
+        self.answers: dict[str, dict[str, Any] | AppError] = {}
+        self.calls: list[tuple[AgentCaller, dict[str, Any]]] = []
+        self.pending: dict[str, _PendingAsk] = {}
+        self._cond = threading.Condition()
+        self._tickets = 0
+
+    def dispatch(self, root: str, caller: AgentCaller,
+                 command: dict[str, Any]) -> dict[str, Any]:
+        kind = command.get("type")
+        with self._cond:
+            self.calls.append((caller, command))
+            self._cond.notify_all()
+        answer = self.answers.get(str(kind))
+        if isinstance(answer, AppError):
+            raise answer
+        if kind == "agent.ask":
+            return self._ask(caller, command)
+        if kind == "agent.reply" and self.block_asks:
+            ticket = str(command.get("ticket") or "")
+            self.release(ticket, str(command.get("result", "")))
+            return {"ticket": ticket}
+        return dict(answer or {})
+
+    def _ask(self, caller: AgentCaller, command: dict[str, Any]) -> dict[str, Any]:
+        with self._cond:
+            self._tickets += 1
+            ask = _PendingAsk(f"t{self._tickets}", caller, command)
+            if self.block_asks:
+                self.pending[ask.ticket] = ask
+            self._cond.notify_all()
+        if not self.block_asks:
+            return {"ticket": ask.ticket, "reply": f"echo: {command.get('task')}"}
+        if not ask.done.wait(self.ask_timeout_s):
+            raise AppError(TIMEOUT, "fake ask never released")
+        if isinstance(ask.outcome, AppError):
+            raise ask.outcome
+        return {"ticket": ask.ticket, "reply": ask.outcome}
+
+    def release(self, ticket: str, outcome: str | AppError) -> None:
+        """End the pending ask `ticket` with a reply text or an error; NOT_FOUND if none."""
+        with self._cond:
+            ask = self.pending.pop(ticket, None)
+        if ask is None:
+            raise AppError(NOT_FOUND, f"no pending ask with ticket {ticket!r}")
+        ask.outcome = outcome
+        ask.done.set()
+
+    def wait_pending(self, count: int, timeout_s: float = 10.0) -> list[_PendingAsk]:
+        """Block until `count` asks are pending; returns them in ticket order."""
+        with self._cond:
+            if not self._cond.wait_for(lambda: len(self.pending) >= count, timeout_s):
+                raise AssertionError(f"{len(self.pending)} asks pending, wanted {count}")
+            return sorted(self.pending.values(), key=lambda a: int(a.ticket[1:]))
+
+    def wait_calls(self, count: int, timeout_s: float = 10.0) -> list[tuple[AgentCaller,
+                                                                          dict[str, Any]]]:
+        """Block until `count` calls were recorded; returns them all."""
+        with self._cond:
+            if not self._cond.wait_for(lambda: len(self.calls) >= count, timeout_s):
+                raise AssertionError(f"{len(self.calls)} calls, wanted {count}")
+            return list(self.calls)

@@ -1,6 +1,6 @@
 """The dependency rule (SPEC §2): `app/core` is pure; `app/services` and the doors
-(`app/bridge`, later `app/mcp`, `app/commands`) import no adapter and no technology — they get
-ports from the bootstrap. Checked on the import statements of every module."""
+(`app/bridge`, `app/mcp`, `app/commands`) import no adapter and no technology but their own —
+they get ports from the bootstrap. Checked on the import statements of every module."""
 
 import ast
 import pathlib
@@ -14,6 +14,12 @@ RULES = {
              "os", "shutil", *TECHNOLOGY),
     "services": ("app.adapters", "app.bridge", "app.bootstrap", "os", "shutil", *TECHNOLOGY),
     "bridge": ("app.adapters", "app.bootstrap", *TECHNOLOGY),
+    # Doors 2 and 3: their technology is the endpoint's wire (the `mcp` SDK server side, a
+    # socket on the client side), never an adapter.
+    "mcp": ("app.adapters", "app.bootstrap", "app.bridge", "app.services", "webview",
+            "ptyprocess", "winpty", "qtpy", "PyQt6", "subprocess"),
+    "commands": ("app.adapters", "app.bootstrap", "app.bridge", "app.services", "webview",
+                 "ptyprocess", "winpty", "qtpy", "PyQt6", "subprocess"),
 }
 
 

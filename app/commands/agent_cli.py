@@ -1,0 +1,145 @@
+"""The `idea` command of an agent's terminal (docs/contracts.md §7.6, SPEC C8's universal
+floor): `idea ask <agent> "task"` (blocks, prints the reply), `idea reply [--ticket T]
+"result"`, `idea agents`, `idea message <agent> "text"`, `idea hook <event>` (a vendor hook:
+reads the hook's JSON on stdin, never fails the vendor).
+
+Each runs one command over the project endpoint named by `IDEA_ENDPOINT`, as the agent
+`IDEA_AGENT_ID` with its launch token `IDEA_TOKEN`. Output: the result on stdout; errors as
+`idea: <CODE>: <message>` on stderr with exit code 1 (2 for usage errors). Standard library
+only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
+
+from app.commands.endpoint_client import EndpointError, call
+
+COMMANDS = ("ask", "reply", "agents", "message", "hook")
+#: The hook command's bounds (s): it must never hold the vendor CLI up.
+HOOK_STDIN_TIMEOUT_S = 2.0
+HOOK_CONNECT_TIMEOUT_S = 2.0
+HOOK_ANSWER_TIMEOUT_S = 5.0
+_ENV = ("IDEA_ENDPOINT", "IDEA_AGENT_ID", "IDEA_TOKEN")
+
+
+def run(args: argparse.Namespace, env: Mapping[str, str], *, stdin: TextIO | None = None,
+        stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run the parsed subcommand `args.command` (one of `COMMANDS`); returns the exit code."""
+    inp, out, err = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
+    hook = args.command == "hook"
+    missing = [name for name in _ENV if not env.get(name)]
+    if missing:
+        print(f"idea: {', '.join(missing)} not set: run this in an agent's terminal launched "
+              "by IdeA", file=err)
+        return 0 if hook else 2
+    endpoint, agent, token = (env[name] for name in _ENV)
+    try:
+        if hook:
+            given = getattr(args, "payload", None)
+            payload = parse_payload(given) if given is not None else read_hook_payload(inp)
+            command = hook_command(args.event, payload)
+            call(endpoint, agent, token, command, timeout_s=HOOK_ANSWER_TIMEOUT_S,
+                 connect_timeout_s=HOOK_CONNECT_TIMEOUT_S)
+            return 0
+        command = build_command(args, lambda: inp.read())
+        result = call(endpoint, agent, token, command)
+    except EndpointError as exc:
+        print(f"idea{' hook' if hook else ''}: {exc.code}: {exc.message}", file=err)
+        return 0 if hook else 1
+    text = render(args, result)
+    if text:
+        print(text, file=out)
+    return 0
+
+
+def build_command(args: argparse.Namespace, read_stdin: Callable[[], str]) -> dict[str, Any]:
+    """The command of `ask|reply|agents|message` (a text argument `-` is read from stdin)."""
+    def text(value: str) -> str:
+        return read_stdin() if value == "-" else value
+
+    if args.command == "ask":
+        return {"type": "agent.ask", "target": args.agent, "task": text(args.task)}
+    if args.command == "message":
+        return {"type": "agent.message", "target": args.agent, "text": text(args.text)}
+    if args.command == "reply":
+        command: dict[str, Any] = {"type": "agent.reply", "result": text(args.result)}
+        if args.ticket:
+            command["ticket"] = args.ticket
+        return command
+    if args.command == "agents":
+        return {"type": "agent.list"}
+    raise ValueError(f"not an agent command: {args.command}")
+
+
+def render(args: argparse.Namespace, result: dict[str, Any]) -> str:
+    """What a command prints: the reply of an ask, one line per agent, a ticket."""
+    if args.command == "ask":
+        reply = result.get("reply")
+        return reply if isinstance(reply, str) else json.dumps(result, ensure_ascii=False)
+    if args.command == "agents":
+        if args.json:
+            return json.dumps(result, ensure_ascii=False)
+        return "\n".join(_agent_line(a) for a in result.get("agents", []) if isinstance(a, dict))
+    if args.command == "message":
+        position = result.get("position")
+        where = "delivered" if position == 0 else f"queued at position {position}"
+        return f"{where} (ticket {result.get('ticket')})"
+    if args.command == "reply":
+        return f"replied (ticket {result.get('ticket')})"
+    return json.dumps(result, ensure_ascii=False)
+
+
+def _agent_line(agent: dict[str, Any]) -> str:
+    state = agent.get("activity") or ("running" if agent.get("running") else "stopped")
+    return (f"{agent.get('name')}\t{agent.get('agentId')}\t{agent.get('profileId')}\t{state}"
+            f"\tqueue={agent.get('queueDepth', 0)}")
+
+
+def hook_event(name: str) -> str:
+    """A vendor's hook name in the contract's spelling: `SessionStart` → `session-start`,
+    `StopFailure` → `stop-failure`; kebab-case names are kept."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name).replace("_", "-").lower()
+
+
+def hook_command(event: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """`agent.hook` for `event` (normalised by `hook_event`) and the vendor's JSON."""
+    return {"type": "agent.hook", "event": hook_event(event), "payload": payload}
+
+
+def read_hook_payload(stdin: TextIO, timeout_s: float = HOOK_STDIN_TIMEOUT_S) -> dict[str, Any]:
+    """The hook's JSON object from `stdin` (empty, unreadable within `timeout_s`, or not an
+    object → `{}`); never reads a terminal."""
+    try:
+        if stdin.isatty():
+            return {}
+    except ValueError:  # closed
+        return {}
+    box: list[str] = []
+
+    def read() -> None:
+        try:
+            raw = getattr(stdin, "buffer", None)
+            box.append(raw.read().decode("utf-8", "replace") if raw else stdin.read())
+        except (OSError, ValueError):
+            pass
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout_s)
+    return parse_payload(box[0] if box else "")
+
+
+def parse_payload(text: str) -> dict[str, Any]:
+    """A hook's JSON object; anything else (empty, not JSON, not an object) is `{}`."""
+    try:
+        value = json.loads(text) if text.strip() else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,152 @@
+"""The MCP tools of IdeA (docs/contracts.md §7.5) as data: each maps to one orchestrator command
+(§7.1). Pure: the `mcp` SDK types are built from these specs in `app.mcp.server`.
+
+The descriptions are what the agent's model reads to decide when and how to call a tool.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from app.core.errors import INVALID, AppError
+
+INSTRUCTIONS = (
+    "IdeA runs several AI agents side by side on this project. Use these tools to see the other "
+    "agents and delegate to them. When a message in your input starts with "
+    "`[IdeA · task from <agent> · ticket <T>]`, it is a task from another agent (or the user): "
+    "do it, then answer with idea_reply(result=<your full answer>, ticket=\"<T>\") — the asker "
+    "is blocked until you do."
+)
+
+
+@dataclass(frozen=True)
+class Param:
+    """A string argument; `optional` ones may be omitted or null."""
+
+    name: str
+    description: str
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: its name, the command `type` it runs, what the model reads, its arguments.
+
+    `waits`: the call blocks until another agent acts (the server reports progress meanwhile).
+    `answer`: the result field returned as the tool's text (else the result as compact JSON).
+    """
+
+    name: str
+    command: str
+    description: str
+    params: tuple[Param, ...] = ()
+    waits: bool = False
+    answer: str | None = None
+    read_only: bool = False
+    destructive: bool = False
+
+
+_TARGET = Param("target", "The agent: its name (case-insensitive) or its id, as listed by "
+                          "idea_list_agents.")
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "idea_list_agents", "agent.list",
+        "List the agents of this IdeA project, to find who to delegate to. Returns compact JSON "
+        "{agents: [{agentId, name, profileId, running, activity, queueDepth}]}: activity is "
+        "starting, idle, busy, waiting (for its user's permission or input) or stopped; "
+        "queueDepth counts the tasks waiting in its mailbox.",
+        read_only=True),
+    ToolSpec(
+        "idea_ask_agent", "agent.ask",
+        "Delegate a task to another agent of this project and WAIT for its answer: this call "
+        "blocks until the target replies (after the tasks queued before yours; a turn times "
+        "out after 5 minutes) and returns the reply text. The target receives the task in its "
+        "own terminal and answers with idea_reply. Write a self-contained task: the target "
+        "does not see your conversation. Errors start with a code: NOT_FOUND (no such agent), "
+        "CYCLE (the target is, directly or not, waiting for you), INBOX_FULL, TIMEOUT, "
+        "NO_REPLY (its turn ended without idea_reply). To send without waiting, use "
+        "idea_message_agent.",
+        (_TARGET, Param("task", "What the target should do, with everything it needs to know; "
+                                "its answer comes back as this tool's result.")),
+        waits=True, answer="reply"),
+    ToolSpec(
+        "idea_message_agent", "agent.message",
+        "Send a message to another agent without waiting (fire and forget): it is queued in "
+        "the target's mailbox and typed into its terminal when the target is free. Returns "
+        "compact JSON {ticket, position} (position 0 = delivered now). No answer comes back; "
+        "use idea_ask_agent when you need one.",
+        (_TARGET, Param("text", "The message."))),
+    ToolSpec(
+        "idea_reply", "agent.reply",
+        "Answer a task IdeA delivered to you. Such a task arrives in your input as "
+        "`[IdeA · task from <agent> · ticket <T>] <task>`; when you are done, call idea_reply "
+        "once with your complete answer as `result` and that ticket as `ticket`. The asking "
+        "agent is blocked until you do and receives `result` verbatim. Without `ticket` it "
+        "answers your current task. Returns compact JSON {ticket}.",
+        (Param("result", "Your complete answer to the task (plain text or Markdown)."),
+         Param("ticket", "The ticket id from the task's `[IdeA · … · ticket <T>]` prefix.",
+               optional=True))),
+    ToolSpec(
+        "idea_launch_agent", "agent.run",
+        "Start another agent of this project (in a free cell of the IdeA window, else in the "
+        "background) so it can take tasks. Returns compact JSON {agentId, sessionId, started}; "
+        "started is false when it was already running.",
+        (_TARGET,)),
+    ToolSpec(
+        "idea_stop_agent", "agent.stop",
+        "Stop another agent's running session (its CLI process ends; its persona, memory and "
+        "conversations stay). Returns compact JSON {agentId, stopped}.",
+        (_TARGET,), destructive=True),
+)
+
+TOOLS_BY_NAME: dict[str, ToolSpec] = {tool.name: tool for tool in TOOLS}
+
+
+def input_schema(tool: ToolSpec) -> dict[str, Any]:
+    """The tool's JSON Schema: an object of string properties (optional ones also null)."""
+    properties: dict[str, Any] = {}
+    for p in tool.params:
+        properties[p.name] = ({"type": ["string", "null"], "description": p.description}
+                              if p.optional else {"type": "string", "description": p.description})
+    return {"type": "object", "properties": properties,
+            "required": [p.name for p in tool.params if not p.optional],
+            "additionalProperties": False}
+
+
+def to_command(tool: ToolSpec, arguments: dict[str, Any] | None) -> dict[str, Any]:
+    """The command of a call: `{"type": tool.command, <arguments>}` (a null optional argument
+    left out). Raises `AppError(INVALID)` for an unknown, missing or non-string argument."""
+    args = dict(arguments or {})
+    known = {p.name for p in tool.params}
+    unknown = sorted(set(args) - known)
+    if unknown:
+        raise AppError(INVALID, f"{tool.name}: unknown argument {unknown[0]!r}; it takes "
+                                f"{', '.join(sorted(known)) or 'no arguments'}", {"field": unknown[0]})
+    command: dict[str, Any] = {"type": tool.command}
+    for p in tool.params:
+        value = args.get(p.name)
+        if value is None and p.optional:
+            continue
+        if value is None:
+            raise AppError(INVALID, f"{tool.name}: missing argument {p.name!r}", {"field": p.name})
+        if not isinstance(value, str):
+            raise AppError(INVALID, f"{tool.name}: {p.name!r} must be a string",
+                           {"field": p.name})
+        command[p.name] = value
+    return command
+
+
+def render(tool: ToolSpec, result: dict[str, Any]) -> str:
+    """The text of a successful call: the `answer` field when the tool has one and it is a
+    string, else the result as compact JSON."""
+    if tool.answer is not None and isinstance(result.get(tool.answer), str):
+        return str(result[tool.answer])
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+
+
+def error_text(error: AppError) -> str:
+    """`<CODE>: <message>`, the text of a failed call."""
+    return f"{error.code}: {error.message}"

@@ -1,0 +1,103 @@
+"""A project endpoint as the app will wire it — the real Unix-socket host, the real MCP and
+command doors — over a fake orchestrator and fake launch tokens. Shared by the door tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.adapters.endpoint.unix_socket import UnixSocketEndpointHost
+from app.commands.endpoint_door import CommandDoor, EndpointDoor
+from app.core.domain.delegation import AgentCaller
+from app.mcp.door import McpDoor
+from tests.unit.fakes import FakeDispatcher, FakeVerifier
+
+REPO = Path(__file__).resolve().parents[2]
+ROOT = "/work/demo-project"
+ALICE = AgentCaller(ROOT, "a1", "Alice", "s-a")
+BOB = AgentCaller(ROOT, "b1", "Bob", "s-b")
+TOKENS = {"a1": "tok-a", "b1": "tok-b"}
+
+
+@dataclass
+class World:
+    path: str
+    host: UnixSocketEndpointHost
+    dispatcher: FakeDispatcher
+
+
+@contextmanager
+def endpoint_world(*, block_asks: bool = True, progress_interval_s: float = 0.05
+                   ) -> Iterator[World]:
+    """A served endpoint for `ROOT` in a short private temp dir; everything ends on exit."""
+    parent = tempfile.mkdtemp(prefix="ie-", dir="/tmp")
+    dispatcher = FakeDispatcher(block_asks=block_asks)
+    verifier = FakeVerifier({"tok-a": ALICE, "tok-b": BOB})
+    host = UnixSocketEndpointHost(os.path.join(parent, "idea"))
+    host.set_handler(EndpointDoor(
+        verifier, mcp=McpDoor(dispatcher, progress_interval_s=progress_interval_s),
+        command=CommandDoor(dispatcher)))
+    try:
+        yield World(host.serve(ROOT), host, dispatcher)
+    finally:
+        for ask in list(dispatcher.pending):
+            dispatcher.release(ask, "released at teardown")
+        host.close_all()
+        shutil.rmtree(parent, ignore_errors=True)
+
+
+def idea_argv(*args: str) -> list[str]:
+    """`python -m app <args>`: IdeA's own executable from source."""
+    return [sys.executable, "-m", "app", *args]
+
+
+class RawConnection:
+    """A client speaking the endpoint's wire directly (no relay): for malformed input."""
+
+    def __init__(self, path: str, kind: str = "mcp", requester: str = "a1",
+                 token: str = "tok-a") -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(20)
+        self.sock.connect(path)
+        self._buffer = b""
+        self.send_line(json.dumps({"v": 1, "kind": kind, "requester": requester,
+                                   "token": token}).encode())
+        self.hello_answer = json.loads(self.read_line())
+
+    def send_line(self, line: bytes) -> None:
+        self.sock.sendall(line + b"\n")
+
+    def send_json(self, value: object) -> None:
+        self.send_line(json.dumps(value).encode())
+
+    def read_line(self) -> bytes:
+        while b"\n" not in self._buffer:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError("endpoint closed the connection")
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return line
+
+    def read_json(self) -> dict[str, object]:
+        value = json.loads(self.read_line())
+        assert isinstance(value, dict)
+        return value
+
+    def response_to(self, request_id: object) -> dict[str, object]:
+        """Read messages until the response (or error) to `request_id`."""
+        while True:
+            message = self.read_json()
+            if message.get("id") == request_id and ("result" in message or "error" in message):
+                return message
+
+    def close(self) -> None:
+        self.sock.close()

@@ -1,0 +1,103 @@
+"""The `idea` agent commands' pure parts: the command each builds, what it prints, hook names
+and payloads, the command door's line (docs/contracts.md §7.5-§7.6)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+
+import pytest
+
+from app.cli import build_parser
+from app.commands.agent_cli import build_command, hook_command, hook_event, read_hook_payload, render
+from app.commands.endpoint_door import parse_command_line
+from app.core.errors import INVALID, AppError
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    return build_parser().parse_args(list(argv))
+
+
+def no_stdin() -> str:
+    raise AssertionError("stdin read")
+
+
+def test_each_subcommand_builds_its_command() -> None:
+    assert build_command(parse("ask", "Bob", "review x"), no_stdin) == {
+        "type": "agent.ask", "target": "Bob", "task": "review x"}
+    assert build_command(parse("message", "Bob", "fyi"), no_stdin) == {
+        "type": "agent.message", "target": "Bob", "text": "fyi"}
+    assert build_command(parse("reply", "done"), no_stdin) == {
+        "type": "agent.reply", "result": "done"}
+    assert build_command(parse("reply", "--ticket", "t7", "done"), no_stdin) == {
+        "type": "agent.reply", "result": "done", "ticket": "t7"}
+    assert build_command(parse("agents"), no_stdin) == {"type": "agent.list"}
+
+
+def test_a_dash_reads_the_text_from_stdin() -> None:
+    assert build_command(parse("reply", "--ticket", "t1", "-"), lambda: "long\nanswer") == {
+        "type": "agent.reply", "result": "long\nanswer", "ticket": "t1"}
+    assert build_command(parse("ask", "Bob", "-"), lambda: "task")["task"] == "task"
+
+
+def test_what_each_subcommand_prints() -> None:
+    assert render(parse("ask", "Bob", "x"), {"ticket": "t1", "reply": "LGTM"}) == "LGTM"
+    assert render(parse("reply", "x"), {"ticket": "t1"}) == "replied (ticket t1)"
+    assert render(parse("message", "Bob", "x"), {"ticket": "t2", "position": 0}) == \
+        "delivered (ticket t2)"
+    assert render(parse("message", "Bob", "x"), {"ticket": "t3", "position": 2}) == \
+        "queued at position 2 (ticket t3)"
+    agents = {"agents": [
+        {"agentId": "b1", "name": "Bob", "profileId": "claude-code", "running": True,
+         "activity": "busy", "queueDepth": 2},
+        {"agentId": "c1", "name": "Carol", "profileId": "shell", "running": False}]}
+    assert render(parse("agents"), agents).splitlines() == [
+        "Bob\tb1\tclaude-code\tbusy\tqueue=2", "Carol\tc1\tshell\tstopped\tqueue=0"]
+    assert json.loads(render(parse("agents", "--json"), agents)) == agents
+
+
+@pytest.mark.parametrize(("vendor", "ours"), [
+    ("SessionStart", "session-start"), ("Stop", "stop"), ("StopFailure", "stop-failure"),
+    ("Notification", "notification"), ("stop-failure", "stop-failure"),
+    ("session_start", "session-start")])
+def test_vendor_hook_names_map_to_the_contract_names(vendor: str, ours: str) -> None:
+    assert hook_event(vendor) == ours
+    assert hook_command(vendor, {"a": 1}) == {"type": "agent.hook", "event": ours,
+                                              "payload": {"a": 1}}
+
+
+class Pipe(io.StringIO):
+    def isatty(self) -> bool:
+        return False
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_hook_payload_is_the_vendor_json_or_nothing() -> None:
+    assert read_hook_payload(Pipe('{"hook_event_name": "Stop", "x": [1]}')) == {
+        "hook_event_name": "Stop", "x": [1]}
+    assert read_hook_payload(Pipe("")) == {}
+    assert read_hook_payload(Pipe("not json")) == {}
+    assert read_hook_payload(Pipe("[1, 2]")) == {}
+    assert read_hook_payload(Terminal('{"never": "read"}')) == {}
+
+
+def test_the_command_line_of_the_door() -> None:
+    assert parse_command_line(b'{"command": {"type": "agent.list"}}') == {"type": "agent.list"}
+    for bad in (b"nope", b"[]", b'{"command": 1}', b'{"cmd": {}}', b"\xff"):
+        with pytest.raises(AppError) as caught:
+            parse_command_line(bad)
+        assert caught.value.code == INVALID
+
+
+def test_every_agent_subcommand_parses() -> None:
+    for argv in (["mcp-server", "--endpoint", "/s", "--requester", "a", "--token", "t"],
+                 ["mcp-server"], ["hook", "Stop"], ["agents"]):
+        assert parse(*argv).command == argv[0]
+    with pytest.raises(SystemExit) as caught:
+        parse("ask", "Bob")  # the task is missing: a usage error
+    assert caught.value.code == 2
