@@ -34,9 +34,19 @@ export function project(root: string, overrides: Partial<ProjectDTO> = {}): Proj
   };
 }
 
-/** An agent as the backend lists it (stopped, not synchronized, no skills). */
+/** An agent as the backend lists it (stopped, not synchronized, no skills, empty mailbox). */
 export function agent(agentId: string, name: string, profileId = 'claude-code'): AgentDTO {
-  return { agentId, name, mdPath: `agents/${name.toLowerCase()}.md`, profileId, synchronized: false, skills: [], running: false };
+  return {
+    agentId,
+    name,
+    mdPath: `agents/${name.toLowerCase()}.md`,
+    profileId,
+    synchronized: false,
+    skills: [],
+    running: false,
+    activity: 'stopped',
+    queueDepth: 0,
+  };
 }
 
 /** Renders the whole app over the harness, starts it and opens `root`; resolves once cells show. */
