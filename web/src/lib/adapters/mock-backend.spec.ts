@@ -80,6 +80,16 @@ describe('MockBackend orchestration', () => {
     expect(gateway.sessions.get(sessionId)?.scrollback).toContain('[IdeA · task from user · ticket t1] x');
   });
 
+  it('types it headless when the view detaches before acknowledging', async () => {
+    const { gateway, events, sessionId } = await running();
+    await gateway.orchestration.send('/p', ['a2'], 'x');
+    await gateway.terminals.detach(sessionId);
+    await gateway.terminals.attach(sessionId);
+    await settle();
+    expect(ofType(events, 'delegationReady')).toHaveLength(1);
+    expect(gateway.sessions.get(sessionId)?.scrollback).toContain('ticket t1] x');
+  });
+
   it('fails the running turn with NO_REPLY when the session ends', async () => {
     const { gateway, events, sessionId } = await running();
     gateway.backend.ask('/p', 'a1', 'Beta', 'help');

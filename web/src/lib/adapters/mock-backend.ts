@@ -40,7 +40,8 @@ import type { BridgeApi, BridgeReply } from './pywebview';
  * turn at a time once the agent runs. A turn start pushes `agentActivity` (busy), `delegation`
  * (active) and, when this window attached the agent's session, `delegationReady` addressed to
  * the window's view (again on every later attach until `orchestration.delivered`); with no view
- * attached, a headless portal types it into the scrollback. Turns end through `finishTurn`
+ * attached, or when the view detaches before acknowledging, a headless portal types it into the
+ * scrollback. Turns end through `finishTurn`
  * (tests), after `autoReplyMs` from delivery (the demo), or with the session (NO_REPLY).
  */
 
@@ -404,6 +405,10 @@ export class MockBackend {
       detach: (sessionId: string) =>
         this.#reply('terminals.detach', [sessionId], () => {
           this.#attached.delete(sessionId);
+          // The view went away before acknowledging: the headless portal types it instead.
+          const session = this.sessions.get(sessionId);
+          const turn = session?.agentId ? this.#turns.get(session.agentId) : undefined;
+          if (session && turn && !turn.delivered) this.#typeHeadless(turn, session);
           return null;
         }),
     },
