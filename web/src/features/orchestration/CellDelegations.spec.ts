@@ -1,39 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import { agent, harness, openProject, project, settle } from '../../test/harness';
+import { agent, harness, layoutDoc, openProject, project, settle, splitOf } from '../../test/harness';
 
 /** Alpha in cell n1 and Beta in cell n2, side by side. */
 async function alphaAndBeta() {
   const h = harness({
-    projects: [
-      project('/p', {
-        agents: [agent('a1', 'Alpha'), agent('a2', 'Beta')],
-        layouts: {
-          version: 1,
-          activeId: 'L1',
-          layouts: [
-            {
-              id: 'L1',
-              name: 'Default',
-              kind: 'terminal',
-              tree: {
-                root: {
-                  type: 'split',
-                  node: {
-                    id: 'sp',
-                    direction: 'row',
-                    children: [
-                      { node: { type: 'leaf', node: { id: 'n1' } }, weight: 1 },
-                      { node: { type: 'leaf', node: { id: 'n2' } }, weight: 1 },
-                    ],
-                  },
-                },
-              },
-            },
-          ],
-        },
-      }),
-    ],
+    projects: [project('/p', { agents: [agent('a1', 'Alpha'), agent('a2', 'Beta')], layouts: layoutDoc(splitOf(['n1', 'n2'])) })],
   });
   await openProject(h);
   const tab = h.workspace.activeTab!;

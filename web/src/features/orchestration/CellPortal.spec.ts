@@ -76,6 +76,7 @@ describe('the write portal in an agent cell', () => {
     await vi.advanceTimersByTimeAsync(5000);
     expect(writes().map((w) => w[2])).toEqual(['git st']);
     expect(screen.queryByTestId('portal-overlay')).not.toBeInTheDocument();
+    expect(screen.getByTestId('portal-waiting')).toHaveTextContent('A task waits for an empty prompt line');
 
     term().emitData('\x1b[D'); // an arrow does not empty the line
     await vi.advanceTimersByTimeAsync(1000);
@@ -85,6 +86,7 @@ describe('the write portal in an agent cell', () => {
     await vi.advanceTimersByTimeAsync(SETTLE_MS + 60);
     expect(writes().map((w) => w[2])).toEqual(['git st', '\x1b[D', '\r', text('t1', 'run the tests', 'user'), '\r']);
     expect(screen.getByTestId('portal-overlay')).toHaveTextContent('Task from you · ticket t1');
+    expect(screen.queryByTestId('portal-waiting')).not.toBeInTheDocument();
   });
 
   it("ignores a delegationReady addressed to another window's view", async () => {

@@ -142,7 +142,6 @@ export class TerminalHub {
     let entry = this.#pool.get(sessionId);
     if (!entry) {
       entry = this.#create(sessionId, container);
-      if (agentId) this.#addPortal(entry);
     } else if (entry.wrapper.parentElement !== container) {
       // Moving a focused element out of the DOM blurs it: keystrokes typed while the cell
       // re-renders (e.g. after an agent launch) would be lost. Give the focus back.
@@ -150,6 +149,7 @@ export class TerminalHub {
       container.appendChild(entry.wrapper);
       if (hadFocus) entry.term.focus();
     }
+    if (agentId && !entry.portal) this.#addPortal(entry);
     entry.claims += 1;
     this.fit(sessionId);
     if (this.#focusOnMount === sessionId) {
