@@ -34,7 +34,8 @@ async function chooseGateway(): Promise<Gateway> {
     if (found) return createPywebviewGateway(hub);
   }
   console.info('IdeA: no pywebview bridge, using the in-memory mock backend');
-  return new MockGateway({ firstRun: true, echo: true, pickedFolder: '/home/me/demo' });
+  // The demo's agents "answer" a delegated task a few seconds after it was typed.
+  return new MockGateway({ firstRun: true, echo: true, pickedFolder: '/home/me/demo', autoReplyMs: 4000 });
 }
 
 async function boot(): Promise<void> {

@@ -22,6 +22,11 @@ export interface AppInfo {
   problems: Problem[];
   /** Project roots given on the command line (`--project`), opened at start-up. */
   startupProjects?: string[];
+  /**
+   * This window's view id. A `delegationReady` push names the view that must type it; every
+   * other view of the session ignores it (docs/contracts.md §7.3).
+   */
+  view: string;
 }
 
 export interface ContextInjection {
@@ -124,6 +129,12 @@ export type LayoutOp =
   | { kind: 'undo' }
   | { kind: 'redo' };
 
+/**
+ * What an agent is doing (docs/contracts.md §7.2): `busy` from the start of a turn until its
+ * end, `waiting` while a busy agent waits for the user (permission, input).
+ */
+export type AgentActivity = 'starting' | 'idle' | 'busy' | 'waiting' | 'stopped';
+
 export interface AgentDTO {
   agentId: string;
   name: string;
@@ -133,6 +144,9 @@ export interface AgentDTO {
   skills: string[];
   running: boolean;
   sessionId?: string;
+  activity: AgentActivity;
+  /** Tickets waiting in its mailbox behind the current turn. */
+  queueDepth: number;
 }
 
 export interface AgentInput {
@@ -197,10 +211,46 @@ export interface AttachResult {
   exitCode: number | null;
 }
 
+/** One target's answer to `orchestration.send`: its ticket, or why its mailbox refused. */
+export interface SendResult {
+  agentId: string;
+  ticket?: string;
+  error?: { code: ErrorCode; message: string };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Pushes (Python → JS)
 
 export type AgentState = 'running' | 'stopped';
+
+/**
+ * A turn starts: the view `view` (this window's, when it matches `AppInfo.view`) types `text`
+ * into `sessionId` through its write portal, then acknowledges with `orchestration.delivered`.
+ * `submitSequence` defaults to `"\r"`, `submitDelayMs` to 60 (applied by the UI).
+ */
+export interface DelegationReady {
+  root: string;
+  agentId: string;
+  sessionId: string;
+  view: string;
+  ticket: string;
+  text: string;
+  submitSequence?: string;
+  submitDelayMs?: number;
+}
+
+/** Where a ticket is: in the target's mailbox, its turn running, or ended. */
+export type DelegationState = 'queued' | 'active' | 'done' | 'failed';
+
+/** Who asked whom: `from` is an agent id or `'user'` (the window). */
+export interface DelegationDTO {
+  ticket: string;
+  from: string;
+  to: string;
+  state: DelegationState;
+  /** For `failed`: the error code (TIMEOUT, NO_REPLY, …). */
+  reason?: string;
+}
 
 /**
  * Domain events of a push batch. `layoutChanged` follows any backend-side layout change
@@ -213,7 +263,10 @@ export type PushEvent =
   | { type: 'sessionStarted'; root: string; session: SessionDTO }
   | { type: 'sessionExited'; root: string; sessionId: string; exitCode: number | null }
   | { type: 'sessionReleased'; root: string; sessionId: string }
-  | { type: 'agentStateChanged'; root: string; agentId: string; state: AgentState; sessionId?: string };
+  | { type: 'agentStateChanged'; root: string; agentId: string; state: AgentState; sessionId?: string }
+  | ({ type: 'delegationReady' } & DelegationReady)
+  | { type: 'agentActivity'; root: string; agentId: string; activity: AgentActivity; queueDepth: number; ticket?: string }
+  | ({ type: 'delegation'; root: string } & DelegationDTO);
 
 export interface PushBatch {
   output?: Record<string, string>;
@@ -237,7 +290,29 @@ export type ErrorCode =
   | 'CORRUPT_FILE'
   | 'AGENT_ALREADY_RUNNING'
   | 'COMMAND_NOT_FOUND'
+  | 'FORBIDDEN'
+  | 'INBOX_FULL'
+  | 'TIMEOUT'
+  | 'CYCLE'
+  | 'NO_REPLY'
   | 'INTERNAL';
+
+/** Every `ErrorCode`, for adapters that read codes off the wire. */
+export const ERROR_CODES: readonly ErrorCode[] = [
+  'NOT_FOUND',
+  'INVALID',
+  'ALREADY_EXISTS',
+  'NOT_WRITABLE',
+  'CORRUPT_FILE',
+  'AGENT_ALREADY_RUNNING',
+  'COMMAND_NOT_FOUND',
+  'FORBIDDEN',
+  'INBOX_FULL',
+  'TIMEOUT',
+  'CYCLE',
+  'NO_REPLY',
+  'INTERNAL',
+];
 
 /** A failed gateway call: `code` is one of the backend's stable codes. */
 export class GatewayError extends Error {
@@ -317,6 +392,17 @@ export interface TerminalsGateway {
   detach(sessionId: string): Promise<null>;
 }
 
+export interface OrchestrationGateway {
+  /**
+   * The user's message into each target's mailbox (queued behind a busy agent, never refused
+   * for being busy). One result per target, in order; a full mailbox answers that target with
+   * `error.code === 'INBOX_FULL'` while the others still get their ticket.
+   */
+  send(root: string, targets: string[], text: string): Promise<SendResult[]>;
+  /** The write portal typed and submitted `ticket` (best effort; once per ticket). */
+  delivered(root: string, ticket: string): Promise<null>;
+}
+
 export interface Gateway {
   /** `pywebview` in the desktop window, `mock` in tests and a plain browser. */
   readonly kind: 'pywebview' | 'mock';
@@ -326,6 +412,7 @@ export interface Gateway {
   readonly layout: LayoutGateway;
   readonly agents: AgentsGateway;
   readonly terminals: TerminalsGateway;
+  readonly orchestration: OrchestrationGateway;
   /** Subscribes to pushes; batches received before the first subscriber are replayed to it. */
   onPush(handler: PushHandler): Unsubscribe;
 }

@@ -3,7 +3,7 @@ import type { AgentDTO } from '../../lib/ports';
 import { hasErrors, validateAgent } from './agent-validation';
 
 const existing: AgentDTO[] = [
-  { agentId: 'a1', name: 'Reviewer', mdPath: 'agents/reviewer.md', profileId: 'shell', synchronized: false, skills: [], running: false },
+  { agentId: 'a1', name: 'Reviewer', mdPath: 'agents/reviewer.md', profileId: 'shell', synchronized: false, skills: [], running: false, activity: 'stopped', queueDepth: 0 },
 ];
 
 describe('validateAgent', () => {

@@ -1,16 +1,22 @@
-import { activeRoot, findLeaf, leaves } from '../../lib/domain/layout-tree';
+import { activeRoot, findLeaf, leafWithSession, leaves } from '../../lib/domain/layout-tree';
 import {
   asGatewayError,
+  type AgentActivity,
   type AgentDTO,
   type AgentInput,
   type AgentState,
+  type DelegationDTO,
   type Gateway,
   type LayoutDoc,
   type LayoutNode,
   type LayoutOp,
   type ProjectDTO,
+  type SendResult,
   type SessionDTO,
 } from '../../lib/ports';
+
+/** How long a delegation that ended stays visible (arrows, card) before it drops out. */
+export const ENDED_DELEGATION_MS = 4000;
 
 /** How a tab reports failed actions to the banner, and clears them after a success. */
 export interface TabNotices {
@@ -30,7 +36,8 @@ export interface CellNotice {
  * per-cell UI state. The layout document is only ever the backend's: the answer of
  * `layout.edit`, `terminals.openShell`, `agents.launch`, or a `layoutChanged` push. The session
  * list starts from the DTO and follows the `session*` pushes; agents' running state follows
- * `agentStateChanged`.
+ * `agentStateChanged`, their activity and queue depth `agentActivity`. Delegations (who asked
+ * whom) are kept by ticket from the `delegation` pushes; ended ones drop out after a moment.
  */
 export class ProjectTab {
   readonly root: string;
@@ -43,8 +50,12 @@ export class ProjectTab {
   #focusRequest = $state<string | null>(null);
   #cellNotices = $state.raw<Record<string, CellNotice>>({});
   #pendingLaunchAgentId = $state<string | null>(null);
+  #delegations = $state.raw<Record<string, DelegationDTO>>({});
+  /** Something happened out of sight (an agent finished, waits…): the tab shows a dot. */
+  #attention = $state(false);
 
   readonly #layoutRoot: LayoutNode | null = $derived(activeRoot(this.#layouts));
+  readonly #delegationList: DelegationDTO[] = $derived(Object.values(this.#delegations));
   readonly #detachedSessions: SessionDTO[] = $derived.by(() => {
     const shown = leaves(this.#layoutRoot).map((l) => l.session);
     return this.#sessions.filter((s) => s.alive && !shown.includes(s.sessionId));
@@ -53,6 +64,7 @@ export class ProjectTab {
   #gateway: Gateway;
   #notices: TabNotices;
   #highlightTimer: ReturnType<typeof setTimeout> | undefined;
+  #endedTimers: ReturnType<typeof setTimeout>[] = [];
 
   constructor(dto: ProjectDTO, gateway: Gateway, notices: TabNotices) {
     this.root = dto.root;
@@ -115,6 +127,16 @@ export class ProjectTab {
   /** Agent waiting for the user to click the cell it should launch in. */
   get pendingLaunchAgentId(): string | null {
     return this.#pendingLaunchAgentId;
+  }
+
+  /** Delegations under way (and those that ended a moment ago), oldest first. */
+  get delegations(): readonly DelegationDTO[] {
+    return this.#delegationList;
+  }
+
+  /** The tab has news the user has not seen (cleared when the tab is shown). */
+  get attention(): boolean {
+    return this.#attention;
   }
 
   refresh(dto: ProjectDTO): void {
@@ -283,6 +305,66 @@ export class ProjectTab {
       if (sessionId === undefined) delete next.sessionId;
       return next;
     });
+  }
+
+  /**
+   * `agentActivity`: the agent's activity and queue depth as the backend says. Returns its
+   * previous activity (`undefined` for an agent the tab does not list).
+   */
+  agentActivity(agentId: string, activity: AgentActivity, queueDepth: number): AgentActivity | undefined {
+    const previous = this.#agents.find((a) => a.agentId === agentId);
+    if (!previous) return undefined;
+    this.#agents = this.#agents.map((a) => (a.agentId === agentId ? { ...a, activity, queueDepth } : a));
+    return previous.activity;
+  }
+
+  /** `delegation`: a ticket was queued, started or ended; an ended one drops out a moment later. */
+  delegationChanged(delegation: DelegationDTO): void {
+    this.#delegations = { ...this.#delegations, [delegation.ticket]: delegation };
+    if (delegation.state !== 'done' && delegation.state !== 'failed') return;
+    const timer = setTimeout(() => {
+      this.#endedTimers = this.#endedTimers.filter((t) => t !== timer);
+      if (this.#delegations[delegation.ticket]?.state !== delegation.state) return;
+      const next = { ...this.#delegations };
+      delete next[delegation.ticket];
+      this.#delegations = next;
+    }, ENDED_DELEGATION_MS);
+    this.#endedTimers.push(timer);
+  }
+
+  delegation(ticket: string): DelegationDTO | undefined {
+    return this.#delegations[ticket];
+  }
+
+  /** The user's message into each target's mailbox; one result per target (errors included). */
+  async sendTask(targets: string[], text: string): Promise<SendResult[]> {
+    return this.#gateway.orchestration.send(this.root, targets, text);
+  }
+
+  markAttention(): void {
+    this.#attention = true;
+  }
+
+  clearAttention(): void {
+    this.#attention = false;
+  }
+
+  /** The cell of the active layout that shows the agent's session, if any. */
+  cellOfAgent(agentId: string): string | null {
+    const sessionId = this.#agents.find((a) => a.agentId === agentId)?.sessionId;
+    return sessionId ? (leafWithSession(this.#layoutRoot, sessionId)?.id ?? null) : null;
+  }
+
+  /** A name for one side of a delegation: the agent's name, or "you" for the user. */
+  participantName(id: string): string {
+    return id === 'user' ? 'you' : (this.agentName(id) ?? id);
+  }
+
+  /** The tab closes: its pending timers go. */
+  dispose(): void {
+    clearTimeout(this.#highlightTimer);
+    for (const timer of this.#endedTimers) clearTimeout(timer);
+    this.#endedTimers = [];
   }
 
   async createAgent(input: AgentInput): Promise<AgentDTO> {

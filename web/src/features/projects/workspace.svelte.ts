@@ -1,5 +1,6 @@
 import {
   asGatewayError,
+  type AgentActivity,
   type AppInfo,
   type Gateway,
   type Profile,
@@ -7,6 +8,8 @@ import {
   type PushBatch,
   type RecentProject,
 } from '../../lib/ports';
+import { attentionFor, attentionMessage } from '../../lib/domain/delegations';
+import { Toasts } from '../orchestration/toasts.svelte';
 import { ProjectTab } from './project-tab.svelte';
 
 /**
@@ -55,6 +58,9 @@ export class Workspace {
 
   #gateway: Gateway;
   #nextNoticeId = 1;
+
+  /** In-app notifications: agents out of sight that finished or wait, failed delegations. */
+  readonly toasts = new Toasts();
 
   constructor(gateway: Gateway) {
     this.#gateway = gateway;
@@ -198,15 +204,32 @@ export class Workspace {
     } catch (error) {
       this.report(error, `Closing ${root} failed`, { kind: 'project' });
     }
+    this.#tabs[index].dispose();
     this.#tabs = this.#tabs.filter((t) => t.root !== root);
     this.#notices = this.#notices.filter((n) => n.root !== root);
+    this.toasts.dismissProject(root);
     if (this.#activeRoot === root) {
-      this.#activeRoot = this.#tabs[Math.min(index, this.#tabs.length - 1)]?.root ?? null;
+      this.#show(this.#tabs[Math.min(index, this.#tabs.length - 1)]?.root ?? null);
     }
   }
 
   activate(root: string | null): void {
-    this.#activeRoot = root;
+    this.#show(root);
+  }
+
+  /**
+   * A toast was clicked: shows the project's tab and, when a cell of it shows the agent, that
+   * cell (focused, briefly highlighted).
+   */
+  goToAgent(root: string, agentId?: string): void {
+    const tab = this.tabFor(root);
+    if (!tab) return;
+    this.#show(tab.root);
+    const nodeId = agentId ? tab.cellOfAgent(agentId) : null;
+    if (nodeId) {
+      tab.goToCell(nodeId);
+      tab.requestFocus(nodeId);
+    }
   }
 
   /**
@@ -271,13 +294,47 @@ export class Workspace {
         case 'agentStateChanged':
           tab.agentStateChanged(event.agentId, event.state, event.sessionId);
           break;
+        case 'agentActivity':
+          this.#agentActivity(tab, event.agentId, tab.agentActivity(event.agentId, event.activity, event.queueDepth));
+          break;
+        case 'delegation': {
+          const { ticket, from, to, state, reason } = event;
+          tab.delegationChanged(reason === undefined ? { ticket, from, to, state } : { ticket, from, to, state, reason });
+          if (state === 'failed') {
+            const message = `Task for ${tab.participantName(to)} from ${tab.participantName(from)} failed: ${reason ?? 'unknown reason'}`;
+            this.toasts.show({ message, tone: 'error', root: tab.root, agentId: to });
+          }
+          break;
+        }
       }
     }
   }
 
+  /**
+   * An agent's activity changed from `previous`: when it finished, stopped during a turn or
+   * waits for the user while none of its cells is in sight, a toast says so and its tab (if
+   * not the one shown) gets a dot.
+   */
+  #agentActivity(tab: ProjectTab, agentId: string, previous: AgentActivity | undefined): void {
+    const agent = tab.agents.find((a) => a.agentId === agentId);
+    if (!agent || previous === undefined) return;
+    const kind = attentionFor(previous, agent.activity);
+    if (!kind) return;
+    const inSight = tab.root === this.#activeRoot && tab.cellOfAgent(agentId) !== null;
+    if (inSight) return;
+    this.toasts.show({ message: attentionMessage(kind, agent.name), tone: 'info', root: tab.root, agentId });
+    if (tab.root !== this.#activeRoot) tab.markAttention();
+  }
+
+  /** Shows a tab (or the start screen); the tab's attention dot goes. */
+  #show(root: string | null): void {
+    this.#activeRoot = root;
+    if (root !== null) this.tabFor(root)?.clearAttention();
+  }
+
   #focusIfOpen(root: string): boolean {
     const tab = this.tabFor(root);
-    if (tab) this.#activeRoot = tab.root;
+    if (tab) this.#show(tab.root);
     return tab !== undefined;
   }
 

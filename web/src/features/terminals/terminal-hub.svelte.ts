@@ -5,7 +5,8 @@ import { WebglAddon } from '@xterm/addon-webgl';
 import { AckCounter } from '../../lib/domain/ack-counter';
 import { unseenPart, type PendingChunk } from '../../lib/domain/attach-merge';
 import { KeystrokeSequences } from '../../lib/domain/keystroke-sequence';
-import { asGatewayError, type Gateway, type PushBatch } from '../../lib/ports';
+import { WritePortal, type Delivery } from '../../lib/domain/write-portal';
+import { GatewayError, asGatewayError, type DelegationReady, type Gateway, type PushBatch } from '../../lib/ports';
 import { copyText } from './clipboard';
 import { isAppShortcut } from '../layout/shortcuts';
 
@@ -21,6 +22,12 @@ export interface SessionStatus {
 export interface HubNotices {
   report(error: unknown, context: string): void;
   resolved(): void;
+}
+
+/** What an agent cell's write portal is doing: the overlay shows `delivering`. */
+export interface PortalStatus {
+  delivering: Delivery | null;
+  queued: number;
 }
 
 /** One xterm.js instance per session, kept alive while some view shows it. */
@@ -40,7 +47,12 @@ interface PooledTerminal {
   /** Last size sent to the PTY, to skip duplicate resizes. */
   sentSize: string;
   disposables: { dispose(): void }[];
+  /** Agent sessions only: the single writer of human keys and delegated tasks. */
+  portal: WritePortal | null;
 }
+
+/** Acknowledged tickets remembered per session, to ignore a late repeat of one. */
+const TYPED_TICKETS_KEPT = 64;
 
 export const TERMINAL_THEME: ITheme = {
   background: '#1e1e1e',
@@ -73,10 +85,17 @@ export const TERMINAL_THEME: ITheme = {
  * Resize discipline: the PTY is resized only once `attach` said the session is alive, and never
  * after the hub knows it ended (`sessionExited`, `attach` → `alive: false`, or a resize answered
  * `NOT_FOUND`, which quietly marks it ended). `sessionReleased` drops all it kept per session.
+ *
+ * Agent sessions get a write portal (ARCHITECTURE §20): a `delegationReady` addressed to this
+ * window's view for a session it shows is typed through the same numbered write path as the
+ * human's keys, once the human's line is empty; the keys are swallowed meanwhile. Plain shells
+ * have no portal and behave as before.
  */
 export class TerminalHub {
   /** What each session's cell shows (attached yet, alive, exit code); per-key reactive. */
   #status = new SvelteMap<string, SessionStatus>();
+  /** Write portals of the agent sessions shown, for their overlays; per-key reactive. */
+  #portals = new SvelteMap<string, PortalStatus>();
 
   #gateway: Gateway;
   // Deliberately not reactive: it holds xterm.js instances and DOM nodes, which views reach
@@ -89,10 +108,20 @@ export class TerminalHub {
   #focusOnMount: string | null = null;
   /** A keystroke write failed and no write succeeded since (the banner shows it). */
   #typingFailed = false;
+  /** This window's view id (`app.info().view`), once known. */
+  #view: () => string | null;
+  /** Tickets this window typed and acknowledged, per session: a late repeat is not retyped. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+  #typed = new Map<string, string[]>();
 
-  constructor(gateway: Gateway, notices: HubNotices = { report: () => {}, resolved: () => {} }) {
+  constructor(
+    gateway: Gateway,
+    notices: HubNotices = { report: () => {}, resolved: () => {} },
+    view: () => string | null = () => null,
+  ) {
     this.#gateway = gateway;
     this.#notices = notices;
+    this.#view = view;
   }
 
   /** The session's state as far as this window knows; `undefined` before any view showed it. */
@@ -100,8 +129,16 @@ export class TerminalHub {
     return this.#status.get(sessionId);
   }
 
-  /** Shows the session's terminal inside `container`, creating and attaching it if needed. */
-  mount(sessionId: string, container: HTMLElement): void {
+  /** The write portal of an agent session shown here; `undefined` for shells and unseen ones. */
+  portalOf(sessionId: string): PortalStatus | undefined {
+    return this.#portals.get(sessionId);
+  }
+
+  /**
+   * Shows the session's terminal inside `container`, creating and attaching it if needed.
+   * `agentId`: the session runs that agent, so its keystrokes go through a write portal.
+   */
+  mount(sessionId: string, container: HTMLElement, agentId?: string): void {
     let entry = this.#pool.get(sessionId);
     if (!entry) {
       entry = this.#create(sessionId, container);
@@ -112,6 +149,7 @@ export class TerminalHub {
       container.appendChild(entry.wrapper);
       if (hadFocus) entry.term.focus();
     }
+    if (agentId && !entry.portal) this.#addPortal(entry);
     entry.claims += 1;
     this.fit(sessionId);
     if (this.#focusOnMount === sessionId) {
@@ -151,6 +189,7 @@ export class TerminalHub {
     for (const event of batch.events ?? []) {
       if (event.type === 'sessionExited') this.#exited(event.sessionId, event.exitCode);
       else if (event.type === 'sessionReleased') this.#released(event.sessionId);
+      else if (event.type === 'delegationReady') this.#delegationReady(event);
     }
   }
 
@@ -257,6 +296,7 @@ export class TerminalHub {
       acks: new AckCounter(),
       sentSize: '',
       disposables: [],
+      portal: null,
     };
     this.#pool.set(sessionId, entry);
     term.open(wrapper);
@@ -266,23 +306,41 @@ export class TerminalHub {
     return entry;
   }
 
+  /**
+   * The one write path to the PTY, numbered per session: the human's keys and the portal's
+   * deliveries alike. Rejects (without a write) once the session ended.
+   */
+  #write(entry: PooledTerminal, data: string): Promise<void> {
+    const { sessionId } = entry;
+    if (this.#status.get(sessionId)?.alive === false) {
+      return Promise.reject(new GatewayError('NOT_FOUND', `session ${sessionId} ended`));
+    }
+    return this.#gateway.terminals.write(sessionId, this.#sequences.for(sessionId).next(), data).then(
+      () => {
+        if (!this.#typingFailed) return;
+        this.#typingFailed = false;
+        this.#notices.resolved();
+      },
+      (error: unknown) => {
+        this.#typingFailed = true;
+        this.#notices.report(error, 'Typing failed');
+        throw error;
+      },
+    );
+  }
+
   #wireInput(entry: PooledTerminal): void {
     const { term, sessionId } = entry;
-    const seq = this.#sequences.for(sessionId);
     let copyTimer: ReturnType<typeof setTimeout> | undefined;
     const send = (data: string) => {
       if (this.#status.get(sessionId)?.alive === false) return;
-      void this.#gateway.terminals.write(sessionId, seq.next(), data).then(
-        () => {
-          if (!this.#typingFailed) return;
-          this.#typingFailed = false;
-          this.#notices.resolved();
-        },
-        (error) => {
-          this.#typingFailed = true;
-          this.#notices.report(error, 'Typing failed');
-        },
-      );
+      if (entry.portal && !entry.portal.keystroke(data)) return; // a task is being typed
+      void this.#write(entry, data).catch(() => {});
+    };
+    const sendBinary = (data: string) => {
+      if (this.#status.get(sessionId)?.alive === false) return;
+      if (entry.portal && !entry.portal.relayOpen) return;
+      void this.#write(entry, data).catch(() => {});
     };
     term.attachCustomKeyEventHandler((event) => {
       if (event.type !== 'keydown') return true;
@@ -297,7 +355,7 @@ export class TerminalHub {
     });
     entry.disposables.push(
       term.onData(send),
-      term.onBinary(send),
+      term.onBinary(sendBinary),
       term.onResize(() => this.#sendSize(entry)),
       term.onSelectionChange(() => {
         // Copy on selection, once the selection settles (it changes on every mouse move).
@@ -332,6 +390,7 @@ export class TerminalHub {
       const exitCode = this.#status.get(sessionId)?.exitCode ?? result.exitCode;
       this.#status.set(sessionId, { attached: true, alive, exitCode });
       if (alive) this.#sendSize(entry);
+      entry.portal?.pump();
     } catch (error) {
       entry.pending = null;
       const message = error instanceof Error ? error.message : String(error);
@@ -386,6 +445,52 @@ export class TerminalHub {
   #released(sessionId: string): void {
     this.#status.delete(sessionId);
     this.#sequences.forget(sessionId);
+    this.#typed.delete(sessionId);
+  }
+
+  /**
+   * A turn starts in an agent session: this window's view types it when it shows the session
+   * (another view's, or a session not shown here, is left alone: the backend offers it to the
+   * next view that attaches, or types it itself).
+   */
+  #delegationReady(event: DelegationReady): void {
+    const view = this.#view();
+    if (view === null || event.view !== view) return;
+    const entry = this.#pool.get(event.sessionId);
+    if (!entry || this.#typed.get(event.sessionId)?.includes(event.ticket)) return;
+    const portal = entry.portal ?? this.#addPortal(entry);
+    const delivery: Delivery = {
+      root: event.root,
+      agentId: event.agentId,
+      sessionId: event.sessionId,
+      ticket: event.ticket,
+      text: event.text,
+    };
+    if (event.submitSequence !== undefined) delivery.submitSequence = event.submitSequence;
+    if (event.submitDelayMs !== undefined) delivery.submitDelayMs = event.submitDelayMs;
+    portal.offer(delivery);
+  }
+
+  #addPortal(entry: PooledTerminal): WritePortal {
+    const { sessionId } = entry;
+    const portal = new WritePortal({
+      write: (data) => this.#write(entry, data),
+      ready: () => {
+        const status = this.#status.get(sessionId);
+        return status?.attached === true && status.alive;
+      },
+      delivered: (delivery) => {
+        const typed = this.#typed.get(sessionId) ?? [];
+        this.#typed.set(sessionId, [...typed.slice(-TYPED_TICKETS_KEPT + 1), delivery.ticket]);
+        void this.#gateway.orchestration.delivered(delivery.root, delivery.ticket).catch(() => {});
+      },
+      changed: () => {
+        if (this.#pool.get(sessionId) === entry) this.#portals.set(sessionId, { delivering: portal.current, queued: portal.queued.length });
+      },
+    });
+    entry.portal = portal;
+    this.#portals.set(sessionId, { delivering: null, queued: 0 });
+    return portal;
   }
 
   #dropWebgl(entry: PooledTerminal): void {
@@ -399,9 +504,16 @@ export class TerminalHub {
   }
 
   #dispose(entry: PooledTerminal): void {
-    this.#pool.delete(entry.sessionId);
-    // This window stops receiving the session's output (and no longer holds its flow control).
-    void this.#gateway.terminals.detach(entry.sessionId).catch(() => {});
+    const { sessionId } = entry;
+    this.#pool.delete(sessionId);
+    this.#portals.delete(sessionId);
+    // A task being typed finishes (and is acknowledged) before the window lets the session go.
+    const typing = entry.portal?.dispose() ?? Promise.resolve();
+    void typing.then(() => {
+      // This window stops receiving the session's output (and no longer holds its flow control),
+      // unless a new view took the session back meanwhile.
+      if (!this.#pool.has(sessionId)) void this.#gateway.terminals.detach(sessionId).catch(() => {});
+    });
     for (const d of entry.disposables) d.dispose();
     this.#dropWebgl(entry);
     entry.term.dispose();

@@ -2,6 +2,7 @@ import { activeRoot, leaves } from '../domain/layout-tree';
 import {
   GatewayError,
   asGatewayError,
+  type AgentActivity,
   type AgentDTO,
   type AgentInput,
   type AppInfo,
@@ -18,6 +19,7 @@ import {
   type PushBatch,
   type PushEvent,
   type RecentProject,
+  type SendResult,
   type SessionDTO,
   type SessionKind,
   type ShellResult,
@@ -33,6 +35,14 @@ import type { BridgeApi, BridgeReply } from './pywebview';
  * `agentStateChanged`, `layoutChanged`) a tick after the call, like the push pump would.
  * Rules it follows: "Detach from cell" never kills; closing a cell kills a shell and detaches
  * an agent; an ended session in no cell is released. Terminals echo what is typed when asked.
+ *
+ * Delegation (docs/contracts.md §7): one FIFO mailbox per agent (capacity `inboxCapacity`), one
+ * turn at a time once the agent runs. A turn start pushes `agentActivity` (busy), `delegation`
+ * (active) and, when this window attached the agent's session, `delegationReady` addressed to
+ * the window's view (again on every later attach until `orchestration.delivered`); with no view
+ * attached, or when the view detaches before acknowledging, a headless portal types it into the
+ * scrollback. Turns end through `finishTurn`
+ * (tests), after `autoReplyMs` from delivery (the demo), or with the session (NO_REPLY).
  */
 
 export const BUILTIN_PROFILES: Profile[] = [
@@ -62,6 +72,25 @@ export interface MockOptions {
   pickedFolder?: string | null;
   /** Emulate a shell: echo input and print a prompt. Off in tests unless asked. */
   echo?: boolean;
+  /** This window's view id (`app.info().view`); default `view-1`. */
+  view?: string;
+  /** Tickets a mailbox holds behind the current turn before `INBOX_FULL`; default 100. */
+  inboxCapacity?: number;
+  /** When set, a turn ends (done) this many ms after its delivery; default: only `finishTurn`. */
+  autoReplyMs?: number | null;
+}
+
+/** A ticket as the mock's orchestrator holds it. */
+export interface MockTicket {
+  ticket: string;
+  root: string;
+  /** Requester: an agent id or `'user'`. */
+  from: string;
+  to: string;
+  task: string;
+  state: 'queued' | 'active' | 'done' | 'failed';
+  /** The write portal (or the headless one) typed it. */
+  delivered: boolean;
 }
 
 /** A session as the mock backend holds it: the DTO plus its project and output so far. */
@@ -81,6 +110,11 @@ interface MockProject {
 /** Exit code the mock reports for a session it killed (128 + SIGINT, like a shell). */
 const KILLED_EXIT_CODE = 130;
 
+const DEFAULT_INBOX_CAPACITY = 100;
+
+/** How long a launched agent stays `starting` when no view attaches its session. */
+const LAUNCH_SETTLE_MS = 200;
+
 export class MockBackend {
   readonly calls: MockCall[] = [];
   readonly sessions = new Map<string, MockSession>();
@@ -93,6 +127,14 @@ export class MockBackend {
   #history = new Map<string, { undo: LayoutDoc[]; redo: LayoutDoc[] }>();
   #counters = new Map<string, number>();
   #outbox: PushEvent[] = [];
+  /** Sessions this window attached (and did not detach since). */
+  #attached = new Set<string>();
+  /** Queued tickets per agent id, oldest first. */
+  #mailboxes = new Map<string, MockTicket[]>();
+  /** The running turn per agent id. */
+  #turns = new Map<string, MockTicket>();
+  /** Every ticket so far, by id. */
+  readonly tickets = new Map<string, MockTicket>();
 
   /** `deliver` receives the pushes, as `window.__ideaPush` would. */
   constructor(options: MockOptions, deliver: (batch: PushBatch) => void) {
@@ -105,12 +147,19 @@ export class MockBackend {
       readOnly: [],
       pickedFolder: null,
       echo: false,
+      view: 'view-1',
+      inboxCapacity: DEFAULT_INBOX_CAPACITY,
+      autoReplyMs: null,
       ...options,
     };
     this.#deliver = deliver;
     this.#savedProfiles = structuredClone(this.#options.profiles);
     for (const dto of this.#options.projects) {
       const { sessions, ...project } = structuredClone(dto);
+      for (const agent of project.agents) {
+        agent.activity ??= agent.running ? 'idle' : 'stopped';
+        agent.queueDepth ??= 0;
+      }
       this.projects.set(project.root, project);
       for (const session of sessions ?? []) this.seedSession({ ...session, root: project.root });
     }
@@ -151,6 +200,28 @@ export class MockBackend {
     if (session?.alive) this.#end(session, exitCode);
   }
 
+  /**
+   * Agent `from` asks `to` (an agent id or name) to do `task`, as its MCP tool would; the
+   * ticket is queued like a user's message. Answers as one `orchestration.send` result.
+   */
+  ask(root: string, from: string, to: string, task: string): SendResult {
+    return this.#enqueue(this.#project(root), from, to, task);
+  }
+
+  /** The agent's current turn ends: `done` (it replied), or `failed` with an error code. */
+  finishTurn(agentId: string, outcome: { state: 'done' } | { state: 'failed'; reason: string } = { state: 'done' }): void {
+    const turn = this.#turns.get(agentId);
+    if (!turn) throw new Error(`mock: ${agentId} has no running turn`);
+    this.#endTurn(turn, outcome.state, outcome.state === 'failed' ? outcome.reason : undefined);
+  }
+
+  /** The agent's activity changes (e.g. `waiting` when a hook says it asks for permission). */
+  setActivity(agentId: string, activity: AgentActivity): void {
+    const { project, agent } = this.#agentAnywhere(agentId);
+    agent.activity = activity;
+    this.#emitActivity(project.root, agent);
+  }
+
   readonly api = {
     app: {
       info: () =>
@@ -160,7 +231,23 @@ export class MockBackend {
           firstRun: this.#options.firstRun,
           platform: 'linux',
           problems: [],
+          view: this.#info(),
         })),
+    },
+
+    orchestration: {
+      send: (root: string, targets: string[], text: string) =>
+        this.#reply<SendResult[]>('orchestration.send', [root, targets, text], () => {
+          const project = this.#project(root);
+          if (!text.trim()) throw new GatewayError('INVALID', 'the message is empty');
+          return targets.map((target) => this.#enqueue(project, 'user', target, text));
+        }),
+      delivered: (root: string, ticket: string) =>
+        this.#reply('orchestration.delivered', [root, ticket], () => {
+          const turn = this.tickets.get(ticket);
+          if (turn?.state === 'active' && !turn.delivered) this.#delivered(turn);
+          return null;
+        }),
     },
 
     profiles: {
@@ -242,6 +329,8 @@ export class MockBackend {
             synchronized: false,
             skills: [],
             running: false,
+            activity: 'stopped',
+            queueDepth: 0,
           };
           project.agents.push(agent);
           this.#personas.set(agent.agentId, input.persona);
@@ -287,6 +376,12 @@ export class MockBackend {
         this.#reply<AttachResult>('terminals.attach', [sessionId], () => {
           const session = this.sessions.get(sessionId);
           if (!session) return { scrollback: '', end: 0, alive: false, exitCode: null };
+          this.#attached.add(sessionId);
+          const owner = session.agentId ? this.#agentIn(session.root, session.agentId) : undefined;
+          // A delivery still pending for this session's agent is offered to the new view.
+          const turn = session.agentId ? this.#turns.get(session.agentId) : undefined;
+          if (turn && !turn.delivered) this.#offer(turn, session);
+          else if (owner?.agent.activity === 'starting') this.#settled(owner.project, owner.agent);
           return { scrollback: session.scrollback, end: session.scrollback.length, alive: session.alive, exitCode: session.exitCode };
         }),
       write: (sessionId: string, seq: number, data: string) =>
@@ -307,7 +402,15 @@ export class MockBackend {
           return null;
         }),
       ack: (sessionId: string, chars: number) => this.#reply('terminals.ack', [sessionId, chars], () => null),
-      detach: (sessionId: string) => this.#reply('terminals.detach', [sessionId], () => null),
+      detach: (sessionId: string) =>
+        this.#reply('terminals.detach', [sessionId], () => {
+          this.#attached.delete(sessionId);
+          // The view went away before acknowledging: the headless portal types it instead.
+          const session = this.sessions.get(sessionId);
+          const turn = session?.agentId ? this.#turns.get(session.agentId) : undefined;
+          if (session && turn && !turn.delivered) this.#typeHeadless(turn, session);
+          return null;
+        }),
     },
   };
 
@@ -345,13 +448,143 @@ export class MockBackend {
       session = this.#spawn(project.root, 'agent', agent.name, `${profile.name} — ${agent.name}\r\n`, agentId);
       agent.running = true;
       agent.sessionId = session.sessionId;
+      agent.activity = 'starting';
       this.#emit({ type: 'sessionStarted', root: project.root, session: sessionDto(session) });
       this.#emit({ type: 'agentStateChanged', root: project.root, agentId, state: 'running', sessionId: session.sessionId });
+      this.#emitActivity(project.root, agent);
+      // The launch settles when a view attaches (the CLI would print its prompt), or soon anyway.
+      setTimeout(() => this.#settled(project, agent), LAUNCH_SETTLE_MS);
     }
     project.layouts = withLeaf(doc, { id: nodeId, session: session.sessionId, agent: agentId, agentWasRunning: true });
     this.#emit({ type: 'layoutChanged', root: project.root, layouts: project.layouts });
     this.#settleSessions(project, before, false);
     return { sessionId: session.sessionId, reattached: session === running, layouts: project.layouts };
+  }
+
+  /** `app.info()` starts a page: its earlier terminal views are dropped. */
+  #info(): string {
+    this.#attached.clear();
+    return this.#options.view;
+  }
+
+  /** One message into `target`'s mailbox (by id or case-insensitive name). */
+  #enqueue(project: MockProject, from: string, target: string, task: string): SendResult {
+    const agent = project.agents.find((a) => a.agentId === target || a.name.toLowerCase() === target.toLowerCase());
+    if (!agent) return { agentId: target, error: { code: 'NOT_FOUND', message: `no agent ${target}` } };
+    const mailbox = this.#mailboxes.get(agent.agentId) ?? [];
+    this.#mailboxes.set(agent.agentId, mailbox);
+    if (mailbox.length >= this.#options.inboxCapacity) {
+      return { agentId: agent.agentId, error: { code: 'INBOX_FULL', message: `${agent.name}'s inbox is full (${mailbox.length} waiting)` } };
+    }
+    const ticket: MockTicket = { ticket: `t${this.#count('ticket')}`, root: project.root, from, to: agent.agentId, task, state: 'queued', delivered: false };
+    this.tickets.set(ticket.ticket, ticket);
+    mailbox.push(ticket);
+    this.#emit({ type: 'delegation', root: project.root, ticket: ticket.ticket, from, to: agent.agentId, state: 'queued' });
+    if (!this.#startNext(project, agent)) this.#emitActivity(project.root, agent);
+    return { agentId: agent.agentId, ticket: ticket.ticket };
+  }
+
+  /** The agent's launch settled: it is ready for its first turn. */
+  #settled(project: MockProject, agent: AgentDTO): void {
+    if (agent.activity !== 'starting' || !agent.running) return;
+    agent.activity = 'idle';
+    if (!this.#startNext(project, agent)) this.#emitActivity(project.root, agent);
+  }
+
+  #agentIn(root: string, agentId: string): { project: MockProject; agent: AgentDTO } | undefined {
+    const project = this.projects.get(root);
+    const agent = project?.agents.find((a) => a.agentId === agentId);
+    return project && agent ? { project, agent } : undefined;
+  }
+
+  /** Starts the agent's next turn if it runs, is free and has mail; true when one started. */
+  #startNext(project: MockProject, agent: AgentDTO): boolean {
+    const mailbox = this.#mailboxes.get(agent.agentId) ?? [];
+    if (!agent.running || agent.activity === 'starting' || this.#turns.has(agent.agentId) || mailbox.length === 0) return false;
+    const turn = mailbox.shift()!;
+    turn.state = 'active';
+    this.#turns.set(agent.agentId, turn);
+    agent.activity = 'busy';
+    this.#emitActivity(project.root, agent, turn.ticket);
+    this.#emit({ type: 'delegation', root: project.root, ticket: turn.ticket, from: turn.from, to: turn.to, state: 'active' });
+    const session = agent.sessionId ? this.sessions.get(agent.sessionId) : undefined;
+    if (session && this.#attached.has(session.sessionId)) this.#offer(turn, session);
+    else if (session) this.#typeHeadless(turn, session);
+    return true;
+  }
+
+  /** `delegationReady` to this window's view, which types it through its write portal. */
+  #offer(turn: MockTicket, session: MockSession): void {
+    const profile = this.#savedProfiles.find((p) => p.id === this.#agentAnywhere(turn.to).agent.profileId);
+    const event: PushEvent = {
+      type: 'delegationReady',
+      root: turn.root,
+      agentId: turn.to,
+      sessionId: session.sessionId,
+      view: this.#options.view,
+      ticket: turn.ticket,
+      text: this.#deliveredText(turn),
+    };
+    if (typeof profile?.submitSequence === 'string') event.submitSequence = profile.submitSequence;
+    if (typeof profile?.submitDelayMs === 'number') event.submitDelayMs = profile.submitDelayMs;
+    this.#emit(event);
+  }
+
+  /** No view shows the session: the services' headless portal types the text itself. */
+  #typeHeadless(turn: MockTicket, session: MockSession): void {
+    session.scrollback += `${this.#deliveredText(turn)}\r\n`;
+    this.#delivered(turn);
+  }
+
+  #delivered(turn: MockTicket): void {
+    turn.delivered = true;
+    const after = this.#options.autoReplyMs;
+    if (after === null) return;
+    setTimeout(() => {
+      if (this.#turns.get(turn.to) === turn) this.#endTurn(turn, 'done');
+    }, after);
+  }
+
+  #endTurn(turn: MockTicket, state: 'done' | 'failed', reason?: string): void {
+    turn.state = state;
+    this.#turns.delete(turn.to);
+    const { project, agent } = this.#agentAnywhere(turn.to);
+    const event: PushEvent = { type: 'delegation', root: turn.root, ticket: turn.ticket, from: turn.from, to: turn.to, state };
+    if (reason !== undefined) event.reason = reason;
+    this.#emit(event);
+    if (agent.activity === 'busy' || agent.activity === 'waiting') agent.activity = 'idle';
+    if (!this.#startNext(project, agent)) this.#emitActivity(project.root, agent);
+  }
+
+  /** Text the portal types: the IdeA prefix, the task on one line, the reply instruction. */
+  #deliveredText(turn: MockTicket): string {
+    const requester = turn.from === 'user' ? 'user' : this.#nameOf(turn.from);
+    const task = turn.task.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+    const id = turn.ticket;
+    return `[IdeA · task from ${requester} · ticket ${id}] ${task} (answer with idea_reply, ticket ${id}, or: idea reply --ticket ${id} "…")`;
+  }
+
+  #emitActivity(root: string, agent: AgentDTO, ticket?: string): void {
+    agent.queueDepth = this.#mailboxes.get(agent.agentId)?.length ?? 0;
+    const event: PushEvent = { type: 'agentActivity', root, agentId: agent.agentId, activity: agent.activity, queueDepth: agent.queueDepth };
+    if (ticket !== undefined) event.ticket = ticket;
+    this.#emit(event);
+  }
+
+  #nameOf(agentId: string): string {
+    for (const project of this.projects.values()) {
+      const agent = project.agents.find((a) => a.agentId === agentId);
+      if (agent) return agent.name;
+    }
+    return agentId;
+  }
+
+  #agentAnywhere(agentId: string): { project: MockProject; agent: AgentDTO } {
+    for (const project of this.projects.values()) {
+      const agent = project.agents.find((a) => a.agentId === agentId);
+      if (agent) return { project, agent };
+    }
+    throw new GatewayError('NOT_FOUND', `no agent ${agentId}`);
   }
 
   /**
@@ -377,8 +610,13 @@ export class MockBackend {
     const agent = project?.agents.find((a) => a.sessionId === sessionId);
     if (agent) {
       agent.running = false;
+      agent.activity = 'stopped';
       this.#emit({ type: 'agentStateChanged', root, agentId: agent.agentId, state: 'stopped', sessionId });
+      const turn = this.#turns.get(agent.agentId);
+      if (turn) this.#endTurn(turn, 'failed', 'NO_REPLY');
+      else this.#emitActivity(root, agent);
     }
+    this.#attached.delete(sessionId);
     if (!shownSessions(project?.layouts ?? null).has(sessionId)) this.#release(session);
   }
 

@@ -5,6 +5,7 @@ import type {
   Gateway,
   GatewayError,
   LayoutGateway,
+  OrchestrationGateway,
   ProfilesGateway,
   ProjectsGateway,
   PushBatch,
@@ -33,6 +34,7 @@ export class MockGateway implements Gateway {
   readonly layout: LayoutGateway;
   readonly agents: AgentsGateway;
   readonly terminals: TerminalsGateway;
+  readonly orchestration: OrchestrationGateway;
 
   constructor(options: MockOptions = {}) {
     this.backend = new MockBackend(options, (batch) => this.hub.deliver(batch));
@@ -43,6 +45,7 @@ export class MockGateway implements Gateway {
     this.layout = client.layout;
     this.agents = client.agents;
     this.terminals = client.terminals;
+    this.orchestration = client.orchestration;
   }
 
   onPush(handler: PushHandler): Unsubscribe {

@@ -105,3 +105,34 @@ describe('pywebview gateway', () => {
     ]);
   });
 });
+
+describe('orchestration over the bridge', () => {
+  it('sends to several targets and reads each result, keeping the delegation error codes', async () => {
+    const send = vi.fn().mockResolvedValue({
+      ok: [
+        { agentId: 'a1', ticket: 't1' },
+        { agentId: 'a2', error: { code: 'INBOX_FULL', message: 'full' } },
+        { agentId: 'a3', error: { code: 'SOMETHING_NEW' } },
+      ],
+    });
+    const gateway = gatewayOver({ orchestration: { send } });
+    await expect(gateway.orchestration.send('/p', ['a1', 'a2', 'a3'], 'review')).resolves.toEqual([
+      { agentId: 'a1', ticket: 't1' },
+      { agentId: 'a2', error: { code: 'INBOX_FULL', message: 'full' } },
+      { agentId: 'a3', error: { code: 'INTERNAL', message: 'INTERNAL' } },
+    ]);
+    expect(send).toHaveBeenCalledWith('/p', ['a1', 'a2', 'a3'], 'review');
+  });
+
+  it('acknowledges a delivery with the root and the ticket', async () => {
+    const delivered = vi.fn().mockResolvedValue({ ok: null });
+    await expect(gatewayOver({ orchestration: { delivered } }).orchestration.delivered('/p', 't7')).resolves.toBeNull();
+    expect(delivered).toHaveBeenCalledWith('/p', 't7');
+  });
+
+  it('knows the delegation error codes of a failed call', () => {
+    for (const code of ['FORBIDDEN', 'INBOX_FULL', 'TIMEOUT', 'CYCLE', 'NO_REPLY']) {
+      expect(() => unwrapReply({ error: { code, message: 'x' } })).toThrow(expect.objectContaining({ code }) as Error);
+    }
+  });
+});

@@ -1,14 +1,17 @@
 import { PushHub } from '../push-hub';
 import {
+  ERROR_CODES,
   GatewayError,
   type AgentsGateway,
   type AppGateway,
   type ErrorCode,
   type Gateway,
   type LayoutGateway,
+  type OrchestrationGateway,
   type ProfilesGateway,
   type ProjectsGateway,
   type PushBatch,
+  type SendResult,
   type TerminalsGateway,
 } from '../ports';
 
@@ -41,26 +44,41 @@ declare global {
   }
 }
 
-const KNOWN_CODES: ReadonlySet<string> = new Set<ErrorCode>([
-  'NOT_FOUND',
-  'INVALID',
-  'ALREADY_EXISTS',
-  'NOT_WRITABLE',
-  'CORRUPT_FILE',
-  'AGENT_ALREADY_RUNNING',
-  'COMMAND_NOT_FOUND',
-  'INTERNAL',
-]);
+const KNOWN_CODES: ReadonlySet<string> = new Set<ErrorCode>(ERROR_CODES);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A stable code off the wire; anything unknown reads as `INTERNAL`. */
+function knownCode(code: unknown): ErrorCode {
+  return typeof code === 'string' && KNOWN_CODES.has(code) ? (code as ErrorCode) : 'INTERNAL';
+}
+
 /** A `GatewayError` from an error body; unknown codes become `INTERNAL`, the message is kept. */
 function errorFromBody(body: Record<string, unknown>, fallbackMessage: string): GatewayError {
-  const code = typeof body.code === 'string' && KNOWN_CODES.has(body.code) ? (body.code as ErrorCode) : 'INTERNAL';
   const message = typeof body.message === 'string' ? body.message : fallbackMessage;
-  return new GatewayError(code, message, isRecord(body.details) ? body.details : {});
+  return new GatewayError(knownCode(body.code), message, isRecord(body.details) ? body.details : {});
+}
+
+/**
+ * Reads the per-target results of `orchestration.send`: each target's error keeps a known
+ * code (unknown ones read as `INTERNAL`) and its message.
+ */
+export function readSendResults(value: unknown): SendResult[] {
+  if (!Array.isArray(value)) throw new GatewayError('INTERNAL', 'orchestration.send: malformed results', { value });
+  return value.map((item): SendResult => {
+    if (!isRecord(item) || typeof item.agentId !== 'string') {
+      throw new GatewayError('INTERNAL', 'orchestration.send: malformed result', { item });
+    }
+    const result: SendResult = { agentId: item.agentId };
+    if (typeof item.ticket === 'string') result.ticket = item.ticket;
+    if (isRecord(item.error)) {
+      const code = knownCode(item.error.code);
+      result.error = { code, message: typeof item.error.message === 'string' ? item.error.message : code };
+    }
+    return result;
+  });
 }
 
 /**
@@ -165,7 +183,12 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     detach: (sessionId) => call('terminals', 'detach', sessionId),
   };
 
-  return { kind, app, profiles, projects, layout, agents, terminals, onPush: (handler) => hub.subscribe(handler) };
+  const orchestration: OrchestrationGateway = {
+    send: async (root, targets, text) => readSendResults(await call('orchestration', 'send', root, targets, text)),
+    delivered: (root, ticket) => call('orchestration', 'delivered', root, ticket),
+  };
+
+  return { kind, app, profiles, projects, layout, agents, terminals, orchestration, onPush: (handler) => hub.subscribe(handler) };
 }
 
 /** Gateway over `window.pywebview.api.<feature>.<method>(...)`. */
