@@ -1,0 +1,183 @@
+"""Delegation over the whole real graph: the bootstrap's adapters (disk, PTYs, the Unix-socket
+endpoint, the file protocol), agents that are real processes in PTYs (the scripted agent of
+tests/fixtures/agents, which runs the real `idea` command on its PATH), the real MCP SDK client
+through the real `mcp-server` relay. No window: deliveries go through the headless portal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("ptyprocess", reason="agents run in POSIX PTYs")
+
+from mcp import StdioServerParameters  # noqa: E402
+from mcp.client.session import ClientSession  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
+
+from app.adapters.pty.posix import PtyProcessHost  # noqa: E402
+from app.bootstrap import Adapters, Config, Container, build  # noqa: E402
+from app.core.domain.delegation import User  # noqa: E402
+from app.core.domain.profiles import ContextInjection, Profile, builtin_profiles  # noqa: E402
+from app.core.errors import AppError  # noqa: E402
+from app.services.orchestrator import OrchestrationConfig  # noqa: E402
+
+pytestmark = pytest.mark.timeout(180)
+
+AGENT = Path(__file__).resolve().parents[1] / "fixtures" / "agents" / "scripted_agent.py"
+SCRIPTED = Profile(id="scripted", name="Scripted agent", command=sys.executable,
+                   args=(str(AGENT),), prompt_ready_pattern="tui> ",
+                   context_injection=ContextInjection(strategy="env", target="CONTEXT.md",
+                                                      var="IDEA_CONTEXT_FILE"))
+
+
+class Project:
+    def __init__(self, container: Container, root: str) -> None:
+        self.container, self.root = container, root
+        self.s = container.services
+
+    def ask(self, target: str, task: str, caller: Any = None) -> dict[str, Any]:
+        return self.s.orchestrator.dispatch(self.root, caller or User(), {
+            "type": "agent.ask", "target": target, "task": task})
+
+    def agent(self, name: str) -> str:
+        view = self.s.projects.view(self.root)
+        return next(a.entry.agent_id for a in view.agents if a.entry.name == name)
+
+    def output(self, name: str) -> str:
+        view = self.s.projects.view(self.root)
+        session = next(a.session for a in view.agents if a.entry.name == name)
+        assert session is not None
+        snapshot = self.s.output.attach(session.session_id, "test", lambda c: None)
+        self.s.output.detach(session.session_id, "test")
+        return snapshot.scrollback
+
+
+def make(tmp_path: Path, orchestration: OrchestrationConfig = OrchestrationConfig(),
+         names: tuple[str, ...] = ("Alpha", "Beta")) -> tuple[Container, Project]:
+    data = tmp_path / "data"
+    data.mkdir(exist_ok=True)
+    container = build(Config(data_dir=str(data), shell="/bin/sh", orchestration=orchestration),
+                      Adapters.local(PtyProcessHost(kill_grace_ms=500)))
+    s = container.services
+    s.profiles.save([*builtin_profiles(), SCRIPTED])
+    root = s.projects.create(str(tmp_path / "proj"), "Demo").root
+    for name in names:
+        s.agents.create(root, name, f"# {name}\nYou answer tasks.", "scripted")
+    return container, Project(container, root)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[Project]:
+    container, p = make(tmp_path)
+    yield p
+    container.shutdown(timeout_ms=1000)
+
+
+def test_the_endpoint_is_private_and_agents_are_told_how_to_reach_it(project: Project) -> None:
+    state = project.s.open_projects.get(project.root).state
+    assert state.endpoint is not None
+    socket = Path(state.endpoint)
+    assert socket.stat().st_mode & 0o777 == 0o600
+    assert socket.parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_an_ask_launches_both_agents_and_comes_back_through_two_hops(project: Project) -> None:
+    out = project.ask("Alpha", "ask Beta: compute 6*7")
+    assert out["reply"] == "Beta says: 42"
+    alpha = project.output("Alpha")
+    assert "[IdeA · task from user · ticket" in alpha and "asking Beta…" in alpha
+    assert "[IdeA · task from Alpha · ticket" in project.output("Beta")
+    layouts = project.s.projects.view(project.root).layouts
+    assert layouts is not None  # Alpha took the free cell; Beta runs in the background
+    assert layouts.active.root.agent == project.agent("Alpha")
+
+
+def test_two_asks_to_one_agent_are_served_in_order(project: Project) -> None:
+    results: dict[str, Any] = {}
+
+    def ask(key: str, task: str) -> None:
+        results[key] = project.ask("Beta", task)["reply"]
+
+    first = threading.Thread(target=ask, args=("first", "sleep 1"))
+    first.start()
+    time.sleep(0.3)
+    second = threading.Thread(target=ask, args=("second", "compute 1+1"))
+    second.start()
+    first.join(60)
+    second.join(60)
+    assert results == {"first": "slept", "second": "2"}
+    beta = project.output("Beta")
+    assert beta.index("answer: slept") < beta.index("compute 1+1")
+
+
+def test_a_cycle_is_refused_and_the_agent_says_so(project: Project) -> None:
+    reply = project.ask("Alpha", "ask Beta: ask Alpha: compute 1")["reply"]
+    assert reply.startswith("Beta says: Alpha says: error: idea: CYCLE: refused")
+
+
+def test_a_turn_that_takes_too_long_times_out_and_the_agent_stays(tmp_path: Path) -> None:
+    container, project = make(tmp_path, OrchestrationConfig(turn_timeout_s=4.0))
+    try:
+        with pytest.raises(AppError) as err:
+            project.ask("Beta", "sleep 6")  # times out at 4 s
+        assert err.value.code == "TIMEOUT"
+        assert project.ask("Beta", "compute 3*3")["reply"] == "9"  # after the sleep ended
+    finally:
+        container.shutdown(timeout_ms=1000)
+
+
+def test_the_real_mcp_client_through_the_relay_lists_and_asks(project: Project) -> None:
+    alpha = project.agent("Alpha")
+    launched = project.s.agents.launch(project.root, alpha, None, 80, 24)
+    assert launched.token is not None
+    endpoint = project.s.open_projects.get(project.root).state.endpoint
+    assert endpoint is not None
+
+    async def session(token: str) -> tuple[list[str], str, str]:
+        params = StdioServerParameters(command=sys.executable, args=[
+            "-m", "app", "mcp-server", "--endpoint", endpoint, "--requester", alpha,
+            "--token", token])
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            tools = [t.name for t in (await s.list_tools()).tools]
+            listed = await s.call_tool("idea_list_agents", {})
+            asked = await s.call_tool("idea_ask_agent", {"target": "Beta",
+                                                         "task": "compute 2+3"})
+            texts = ["".join(getattr(c, "text", "") for c in r.content)
+                     for r in (listed, asked)]
+            return tools, texts[0], texts[1]
+
+    tools, listed, asked = asyncio.run(session(launched.token))
+    assert {"idea_list_agents", "idea_ask_agent", "idea_message_agent", "idea_reply",
+            "idea_launch_agent", "idea_stop_agent"} <= set(tools)
+    assert "Alpha" in listed and "Beta" in listed
+    assert asked == "5"
+    assert "[IdeA · task from Alpha · ticket" in project.output("Beta")
+
+    with pytest.raises(Exception):  # a forged token: the relay is refused and exits
+        asyncio.run(asyncio.wait_for(session("not-the-token"), 30))
+
+
+def test_the_file_protocol_reaches_the_same_service(project: Project) -> None:
+    alpha = project.agent("Alpha")
+    launched = project.s.agents.launch(project.root, alpha, None, 80, 24)
+    folder = Path(project.root) / ".ideai" / "requests" / alpha
+    folder.mkdir(parents=True, exist_ok=True)
+    request = {"token": launched.token, "command": {"type": "agent.ask", "target": "Beta",
+                                                     "task": "compute 10-4"}}
+    (folder / ".q.tmp").write_text(json.dumps(request))
+    (folder / ".q.tmp").rename(folder / "q.json")
+    response = folder / "q.response.json"
+    deadline = time.monotonic() + 60
+    while not response.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert json.loads(response.read_text())["ok"]["reply"] == "6"
