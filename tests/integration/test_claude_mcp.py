@@ -1,73 +1,70 @@
-"""The REAL Claude Code CLI (tools/, installed by `scripts/bootstrap.sh test` from tools.json)
-connects to IdeA's MCP server the way an agent's run dir declares it: `.mcp.json` running
-`python -m app mcp-server … --token ${IDEA_TOKEN}`, approved by `--settings` (SPEC §6: `claude
-mcp list` performs a real MCP handshake offline). The endpoint checks the token with the real
-`Credentials`."""
+"""The real Claude Code CLI (tools/, from tools.json) in an agent's run dir as IdeA's launch
+leaves it: `claude --settings <run dir>/.claude/idea-settings.json mcp list` performs a real MCP
+handshake with IdeA's server (through the real `mcp-server` relay and the project's endpoint)
+and reports it connected with the launch's token — and fails with another one.
+
+The launch is a real one (bootstrap, real PTY host, the Claude Code projection) of a profile
+that runs `sh -c 'sleep 600'` instead of the TUI, so the files and the token are exactly a
+launch's while no interactive Claude writes to the user's home.
+"""
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
-import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-pytest.importorskip("fcntl", reason="Unix-socket endpoint (POSIX only)")
+pytest.importorskip("ptyprocess", reason="the agent runs in a POSIX PTY")
 
-from app.adapters.endpoint.unix_socket import UnixSocketEndpointHost
-from app.adapters.system.tokens import SecretTokens
-from app.commands.endpoint_door import CommandDoor, EndpointDoor
-from app.core.domain.delegation import AgentCaller
-from app.mcp.door import McpDoor
-from app.services.credentials import Credentials
-from tests.unit.fakes import FakeDispatcher
+from app.adapters.pty.posix import PtyProcessHost  # noqa: E402
+from app.bootstrap import Adapters, Config, build  # noqa: E402
+from app.core.domain.profiles import ContextInjection, Profile, builtin_profiles  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 CLAUDE = REPO / "tools" / "node_modules" / ".bin" / "claude"
-APPROVE = json.dumps({"enabledMcpjsonServers": ["idea"]})
 
 pytestmark = [
     pytest.mark.timeout(300),
     pytest.mark.skipif(not CLAUDE.exists(), reason="run scripts/bootstrap.sh test (tools/)"),
 ]
 
+SHIM = Profile(id="claude-shim", name="Claude Code (shim)", command="/bin/sh",
+               args=("-c", "sleep 600"), projector="claude-code",
+               context_injection=ContextInjection(strategy="conventionFile", target="CLAUDE.md"))
+
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
-    """(socket path, a launch token of agent a1, the agent's run dir with its .mcp.json)."""
-    root = str(tmp_path / "project")
-    credentials = Credentials()
-    token = SecretTokens().new_token()
-    credentials.grant(AgentCaller(root, "a1", "Alice", "s-1"), token)
-    dispatcher = FakeDispatcher()
-    parent = tempfile.mkdtemp(prefix="ie-", dir="/tmp")
-    host = UnixSocketEndpointHost(os.path.join(parent, "idea"))
-    host.set_handler(EndpointDoor(credentials, mcp=McpDoor(dispatcher),
-                                  command=CommandDoor(dispatcher)))
-    path = host.serve(root)
-    run_dir = tmp_path / "project" / ".ideai" / "run" / "a1"
-    run_dir.mkdir(parents=True)
-    (run_dir / ".mcp.json").write_text(json.dumps({"mcpServers": {"idea": {
-        "command": sys.executable,
-        "args": ["-m", "app", "mcp-server", "--endpoint", path, "--requester", "a1",
-                 "--token", "${IDEA_TOKEN}"]}}}))
+def launched(tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]]:
+    """(the agent's run dir, the environment its CLI got)."""
+    (tmp_path / "data").mkdir()
+    container = build(Config(data_dir=str(tmp_path / "data"), shell="/bin/sh"),
+                      Adapters.local(PtyProcessHost(kill_grace_ms=500)))
+    s = container.services
+    s.profiles.save([*builtin_profiles(), SHIM])
+    root = s.projects.create(str(tmp_path / "proj"), "Demo").root
+    agent = s.agents.create(root, "Coder", "# Coder", "claude-shim").entry.agent_id
+    spawned: list[dict[str, str]] = []
+    host = container.adapters.terminals
+    real_spawn = host.spawn
+    host.spawn = lambda spec: spawned.append(spec.env) or real_spawn(spec)  # type: ignore[method-assign]
+    s.agents.launch(root, agent, None, 80, 24)
     try:
-        yield path, token, run_dir
+        yield Path(root) / ".ideai" / "run" / agent, spawned[0]
     finally:
-        host.close_all()
-        shutil.rmtree(parent, ignore_errors=True)
+        container.shutdown(timeout_ms=1000)
 
 
-def claude_mcp_list(run_dir: Path, token: str, home: Path) -> str:
+def claude_mcp_list(run_dir: Path, env: dict[str, str], home: Path) -> str:
     home.mkdir(exist_ok=True)
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "TERM": "dumb", "IDEA_TOKEN": token}
-    done = subprocess.run([str(CLAUDE), "--settings", APPROVE, "mcp", "list"], cwd=run_dir,
-                          env=env, capture_output=True, text=True, timeout=240)
+    child = {"PATH": env["PATH"].split(os.pathsep, 1)[0] + ":/usr/bin:/bin", "HOME": str(home),
+             "TERM": "dumb", **{k: v for k, v in env.items() if k.startswith("IDEA_")}}
+    settings = str(run_dir / ".claude" / "idea-settings.json")
+    done = subprocess.run([str(CLAUDE), "--settings", settings, "mcp", "list"], cwd=run_dir,
+                          env=child, capture_output=True, text=True, timeout=240)
     return done.stdout + done.stderr
 
 
@@ -77,15 +74,28 @@ def idea_line(output: str) -> str:
     return lines[0]
 
 
-def test_claude_code_connects_with_the_launch_token(served: tuple[str, str, Path],
+def test_the_launch_writes_what_claude_code_reads(launched: tuple[Path, dict[str, str]]) -> None:
+    run_dir, env = launched
+    declared = json.loads((run_dir / ".mcp.json").read_text())["mcpServers"]["idea"]
+    assert declared["args"][-2:] == ["--token", "${IDEA_TOKEN}"]  # the token stays off disk
+    assert env["IDEA_TOKEN"] not in (run_dir / ".mcp.json").read_text()
+    settings = json.loads((run_dir / ".claude" / "idea-settings.json").read_text())
+    assert settings["enabledMcpjsonServers"] == ["idea"]
+    assert settings["crossSessionInbound"] == "refuse"
+    assert set(settings["hooks"]) == {"SessionStart", "Stop", "StopFailure", "Notification"}
+    assert os.access(run_dir / "bin" / "idea", os.X_OK)
+    assert "## Orchestration" in (run_dir / "CLAUDE.md").read_text()
+
+
+def test_claude_code_reports_ideas_server_connected(launched: tuple[Path, dict[str, str]],
                                                     tmp_path: Path) -> None:
-    _, token, run_dir = served
-    line = idea_line(claude_mcp_list(run_dir, token, tmp_path / "home"))
+    run_dir, env = launched
+    line = idea_line(claude_mcp_list(run_dir, env, tmp_path / "home"))
     assert "mcp-server" in line and "✔ Connected" in line, line
 
 
-def test_claude_code_fails_to_connect_with_a_wrong_token(served: tuple[str, str, Path],
+def test_with_another_token_claude_code_fails_to_connect(launched: tuple[Path, dict[str, str]],
                                                          tmp_path: Path) -> None:
-    _, _, run_dir = served
-    line = idea_line(claude_mcp_list(run_dir, "not-the-token", tmp_path / "home"))
+    run_dir, env = launched
+    line = idea_line(claude_mcp_list(run_dir, {**env, "IDEA_TOKEN": "forged"}, tmp_path / "h"))
     assert "✘ Failed to connect" in line, line
