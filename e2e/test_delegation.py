@@ -72,7 +72,7 @@ def test_alpha_asks_beta_through_the_cells_portal_and_gets_the_answer_inline(
     wait_terminal(page, beta, "tui>")
     wait_for(lambda: activity(page, "Beta") == "idle", what="Beta settled")
 
-    send_task(page, "Alpha", "ask Beta: sleep 4")
+    send_task(page, "Alpha", "ask Beta: sleep 12")  # long enough to look at, even on a slow machine
     # Beta's own cell typed the task (its portal), then Beta works on it, for Alpha.
     wait_terminal(page, beta, "[IdeA · task from Alpha · ticket")
     badge = cells(page).nth(1).locator('[data-testid="delegation-badge"]')
