@@ -72,8 +72,8 @@ class AgentStateChanged:
 
 @dataclass(frozen=True)
 class AgentActivityChanged:
-    """Agent `agent_id` of `root` is now `activity` with `queue_depth` tickets not done
-    (`ticket`: its current turn, if any)."""
+    """Agent `agent_id` of `root` is now `activity`, with `queue_depth` tickets waiting after
+    its current turn (`ticket`, if any)."""
 
     root: str
     agent_id: str

@@ -28,8 +28,8 @@ class Mailbox:
 
     @property
     def depth(self) -> int:
-        """Tickets not done: the waiting ones plus the current turn."""
-        return len(self._waiting) + (self.current is not None)
+        """Tickets waiting for their turn (the current turn not counted)."""
+        return len(self._waiting)
 
     def waiting(self) -> Iterator[Ticket]:
         """The waiting tickets, oldest first."""

@@ -12,6 +12,7 @@ _ESCAPES = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"        # CSI … final byte
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC … BEL or ST
     r"|\x1b[P^_][^\x1b]*\x1b\\"       # DCS / PM / APC … ST
+    r"|\x1b[ -/]+[0-~]"               # ESC with intermediates (charset designation …)
     r"|\x1b[@-Z\\-_]"                 # two-byte ESC sequences
 )
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")

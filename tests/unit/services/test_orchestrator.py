@@ -182,7 +182,7 @@ def test_a_full_inbox_refuses_and_a_message_is_queued_not_refused() -> None:
         w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.message", "target": "Beta",
                                                  "text": "one too many"})
     assert err.value.code == "INBOX_FULL"
-    assert w.s.orchestrator.queue_depth(ROOT, a["Beta"].agent_id) == ("busy", 101)
+    assert w.s.orchestrator.queue_depth(ROOT, a["Beta"].agent_id) == ("busy", 100)
 
 
 def test_asking_a_stopped_agent_launches_it_and_delivers_once_it_settled() -> None:
