@@ -43,6 +43,7 @@ from app.core.usecases.settings import LoadSettings, MarkFirstRunDone
 from app.mcp.door import McpDoor
 from app.services import AppServices
 from app.services.agents import AgentService
+from app.services.conversations import ConversationService
 from app.services.credentials import Credentials
 from app.services.event_bus import EventBus
 from app.services.layouts import LayoutService
@@ -156,8 +157,10 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     agents = AgentService(projects, keeper, load_profiles, CreateAgent(a.fs, a.ids),
                           UpdateAgent(a.fs), DeleteAgent(a.fs), ReadPersona(a.fs), launch,
                           credentials)
+    conversations = ConversationService(a.fs, a.ids, a.clock)
     orchestrator = OrchestratorService(projects, agents, load_profiles, a.terminals, views,
-                                       events, a.ids, a.scheduler, config.orchestration)
+                                       events, a.ids, a.scheduler, conversations,
+                                       config.orchestration)
     events.subscribe(orchestrator.on_event)
     output.tap(orchestrator.on_output)
     doors = [factory(orchestrator, credentials) for factory in a.doors]
@@ -171,6 +174,7 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
         terminals=TerminalService(projects, keeper, a.terminals, views,
                                   OpenShell(a.terminals, a.ids, a.fs, events, config.shell)),
         agents=agents, orchestrator=orchestrator, credentials=credentials,
+        conversations=conversations,
         profiles=ProfileService(DetectProfiles(a.detector), load_profiles,
                                 SaveProfiles(a.fs, data), LoadSettings(a.fs, data),
                                 MarkFirstRunDone(a.fs, data)),

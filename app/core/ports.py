@@ -29,6 +29,16 @@ class FileSystem(Protocol):
         """Write via temp file + fsync + rename; raises `AppError(NOT_WRITABLE)`."""
         ...
 
+    def append_line(self, path: str, line: str) -> None:
+        """Append `line` and a newline to `path` (created if missing) in one write, flushed to
+        disk; a last line left unterminated (torn by a crash) is closed first so it never
+        swallows this one. Raises `AppError(NOT_WRITABLE)`."""
+        ...
+
+    def list_dir(self, path: str) -> list[str]:
+        """Names in the directory `path` (empty when missing)."""
+        ...
+
     def make_executable(self, path: str) -> None:
         """Let the user run the file `path` (POSIX mode u+x g+x o+x; no-op elsewhere)."""
         ...

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.services.agents import AgentService
+from app.services.conversations import ConversationService
 from app.services.credentials import Credentials
 from app.services.event_bus import EventBus
 from app.services.layouts import LayoutService
@@ -33,3 +34,4 @@ class AppServices:
     profiles: ProfileService
     orchestrator: OrchestratorService
     credentials: Credentials
+    conversations: ConversationService

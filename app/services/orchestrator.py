@@ -54,6 +54,7 @@ from app.core.usecases.profiles import LoadProfiles
 from app.core.usecases.project_files import require_manifest
 from app.services.agent_lines import AgentLine, Delivery, Outcome, Waiter
 from app.services.agents import AgentService
+from app.services.conversations import ConversationService
 from app.services.open_projects import OpenProjects
 from app.services.scheduler import Scheduler
 from app.services.terminal_views import TerminalViews
@@ -84,9 +85,10 @@ class OrchestratorService:
 
     def __init__(self, projects: OpenProjects, agents: AgentService, profiles: LoadProfiles,
                  terminals: TerminalHost, views: TerminalViews, events: EventSink,
-                 ids: IdSource, scheduler: Scheduler,
+                 ids: IdSource, scheduler: Scheduler, conversations: ConversationService,
                  config: OrchestrationConfig = OrchestrationConfig()) -> None:
         self._projects, self._agents, self._profiles = projects, agents, profiles
+        self._conversations = conversations
         self._terminals, self._views, self._events = terminals, views, events
         self._ids, self._scheduler, self._config = ids, scheduler, config
         self._lock = threading.Lock()
@@ -289,8 +291,9 @@ class OrchestratorService:
         line.delivery = Delivery(ticket.id, delivered_text(ticket))
         line.turn_timer = self._scheduler.call_later(
             self._config.turn_timeout_s, lambda: self._timed_out(line, ticket.id))
+        root = line.root
         return [self._activity(line), self._publish_delegation(line, ticket, "active"),
-                *self._route(line)]
+                lambda: self._conversations.prompt(root, ticket), *self._route(line)]
 
     def _route(self, line: AgentLine) -> list[Effect]:
         """Send the current turn's text to a view showing the session, or type it headless."""
@@ -339,6 +342,9 @@ class OrchestratorService:
         effects: list[Effect] = []
         if ticket is not None:
             self._graph.remove(ticket.id)
+            said = outcome.reply if outcome.code is None else outcome.details.get("outputTail")
+            if isinstance(said, str) and said:
+                effects.append(partial(self._conversations.response, line.root, ticket, said))
             waiter = line.waiters.pop(ticket.id, None)
             if waiter is not None:
                 effects.append(partial(waiter.settle, outcome))

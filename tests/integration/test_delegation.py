@@ -184,3 +184,32 @@ def test_the_file_protocol_reaches_the_same_service(project: Project) -> None:
     while not response.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert json.loads(response.read_text())["ok"]["reply"] == "6"
+
+
+def test_each_pair_has_its_own_log_and_the_handoff_reaches_a_relaunched_agent(
+        project: Project) -> None:
+    from app.core.domain.conversation import conversation_id
+
+    assert project.ask("Alpha", "ask Beta: compute 6*7")["reply"] == "Beta says: 42"
+    alpha, beta = project.agent("Alpha"), project.agent("Beta")
+    convs = project.s.conversations
+    pair = [(t.role, t.text) for t in convs.turns(project.root, conversation_id(alpha, beta))]
+    assert pair == [("prompt", "compute 6*7"), ("response", "42")]
+    with_user = convs.turns(project.root, conversation_id(None, alpha))
+    assert [t.role for t in with_user] == ["prompt", "response"]
+    assert with_user[0].source.kind == "human" and with_user[1].text == "Beta says: 42"
+    assert convs.turns(project.root, conversation_id(None, beta)) == []  # never User↔B
+    handoff = convs.handoff(project.root, conversation_id(alpha, beta))
+    assert handoff is not None and "- **Prompt:** compute 6*7\n- **Response:** 42" in handoff
+
+    project.s.orchestrator.dispatch(project.root, User(), {"type": "agent.stop",
+                                                           "target": "Beta"})
+    deadline = time.monotonic() + 20
+    while project.s.projects.view(project.root).agents[1].session and \
+            time.monotonic() < deadline:
+        time.sleep(0.1)
+    project.s.agents.launch(project.root, beta, None, 80, 24)
+    context = Path(project.root) / ".ideai" / "run" / beta / "CONTEXT.md"
+    text = context.read_text()
+    assert "## Handoff" in text and "### With Alpha" in text
+    assert "- **Prompt:** compute 6*7" in text

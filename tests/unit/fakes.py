@@ -55,6 +55,19 @@ class FakeFileSystem:
         self.files[path] = text
         self.writes.append(path)
 
+    def append_line(self, path: str, line: str) -> None:
+        parent = posixpath.dirname(path)
+        if self._locked(path) or parent not in self.dirs:
+            raise AppError(NOT_WRITABLE, f"cannot write {path}")
+        old = self.files.get(path, "")
+        self.files[path] = old + ("\n" if old and not old.endswith("\n") else "") + line + "\n"
+        self.writes.append(path)
+
+    def list_dir(self, path: str) -> list[str]:
+        names = {p[len(path) + 1:].split("/", 1)[0] for p in [*self.files, *self.dirs]
+                 if p.startswith(path + "/")}
+        return sorted(names)
+
     def make_executable(self, path: str) -> None:
         if path not in self.files:
             raise AppError(NOT_WRITABLE, f"cannot make {path} executable")

@@ -51,6 +51,33 @@ class LocalFileSystem:
             _silent_unlink(tmp)
             raise AppError(NOT_WRITABLE, f"cannot write {path}: {exc.strerror}") from exc
 
+    def append_line(self, path: str, line: str) -> None:
+        """Append ``line`` + newline (UTF-8) with one ``write`` on an ``O_APPEND`` descriptor,
+        then fsync; a torn last line (no final newline) is closed first. Callers serialise
+        their own appends to one file. Raises ``AppError(NOT_WRITABLE)``."""
+        data = (line + "\n").encode("utf-8")
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+        except OSError as exc:
+            raise AppError(NOT_WRITABLE, f"cannot write {path}: {exc.strerror}") from exc
+        try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                data = b"\n" + data
+            while data:
+                data = data[os.write(fd, data):]
+            os.fsync(fd)
+        except OSError as exc:
+            raise AppError(NOT_WRITABLE, f"cannot write {path}: {exc.strerror}") from exc
+        finally:
+            os.close(fd)
+
+    def list_dir(self, path: str) -> list[str]:
+        try:
+            return sorted(os.listdir(path))
+        except OSError:
+            return []
+
     def make_executable(self, path: str) -> None:
         """Add the execute bits where the read bits are (``chmod +x``, umask respected).
 

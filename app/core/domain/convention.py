@@ -77,3 +77,21 @@ def orchestration_section(agent_name: str, teammates: Sequence[str], mcp_tools: 
         "`idea_reply` (or `idea reply`) and that ticket: the asker waits for your answer.",
     ]
     return "\n".join(lines)
+
+
+#: The most handoff text a convention file carries (characters, ~12k tokens).
+HANDOFFS_MAX_CHARS = 48_000
+
+
+def handoffs_section(handoffs: Sequence[tuple[str, str]]) -> str | None:
+    """The convention file's Handoff section from `(peer label, handoff.md text)` pairs: what
+    the agent was doing with each party, so a relaunched agent — or one moved to another
+    vendor — knows (ARCHITECTURE §19). Front matter dropped; None when there is none."""
+    parts, used = [], 0
+    for label, text in handoffs:
+        body = text.split("\n---\n", 1)[1].strip() if text.startswith("---\n") else text.strip()
+        if not body or used + len(body) > HANDOFFS_MAX_CHARS:
+            continue
+        parts.append(f"### With {label}\n\n{body}")
+        used += len(body)
+    return "\n\n".join(parts) or None

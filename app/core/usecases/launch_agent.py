@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.core.domain.agents import AgentEntry
-from app.core.domain.convention import orchestration_section
+from app.core.domain.convention import handoffs_section, orchestration_section
+from app.core.domain.conversation import conversation_id
 from app.core.domain.launch_plan import (
     Delegation,
     LaunchInputs,
@@ -177,10 +178,20 @@ class LaunchAgent:
             text = fs.read_text(project.path("skills", file.replace("/", "_")))
             if text is not None:
                 skills.append((name.removesuffix(".md"), text))
+        peers: list[tuple[str, str | None]] = [("the user", None)]
+        peers += [(a.name, a.agent_id) for a in require_manifest(project).agents
+                  if a.agent_id != agent.agent_id]
+        handoffs = []
+        for label, peer in peers:
+            text = fs.read_text(project.path("conversations",
+                                             conversation_id(agent.agent_id, peer), "handoff.md"))
+            if text:
+                handoffs.append((label, text))
         return LaunchInputs(
             context_md=fs.read_text(project.path(CONTEXT_FILE)),
             persona_md=fs.read_text(persona_path(project, agent)),
             skills=skills,
             memory_index=fs.read_text(project.path("memory", "MEMORY.md")),
+            handoff=handoffs_section(handoffs),
             orchestration=orchestration,
         )

@@ -186,3 +186,25 @@ def test_a_background_launch_shows_the_agent_in_no_cell() -> None:
     assert state.live_agent(samples.MAIN_ID) is not None
     again = launch.execute(state, samples.MAIN_ID, None, 80, 24, PROFILES)
     assert again.reattached and again.session_id == result.session_id and len(pty.specs) == 1
+
+
+def test_the_handoffs_of_the_agents_conversations_are_injected_at_launch() -> None:
+    fs, _, state, _, launch = _setup()
+    from app.core.domain.conversation import conversation_id
+
+    with_git = conversation_id(samples.MAIN_ID, samples.GIT_ID)
+    with_user = conversation_id(samples.MAIN_ID, None)
+    folder = f"{ROOT}/.ideai/conversations"
+    fs.make_dirs(f"{folder}/{with_git}")
+    fs.make_dirs(f"{folder}/{with_user}")
+    fs.files[f"{folder}/{with_git}/handoff.md"] = (
+        "---\nupTo: t2\nobjective: merge the branch\n---\n**Objectif :** merge the branch\n\n"
+        "- **Prompt:** merge the branch\n- **Response:** merged\n")
+    fs.files[f"{folder}/{with_user}/handoff.md"] = (
+        "---\nupTo: t9\nobjective: plan\n---\n**Objectif :** plan\n\n- **Prompt:** plan\n")
+    launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
+    text = fs.files[f"{RUN}/CLAUDE.md"]
+    handoff = text.split("## Handoff\n\n", 1)[1]
+    assert handoff.startswith("### With the user\n\n**Objectif :** plan")
+    assert "### With Git\n\n**Objectif :** merge the branch" in handoff
+    assert "upTo:" not in handoff  # the front matter is IdeA's bookkeeping
