@@ -42,9 +42,11 @@ from app.core.usecases.recent_projects import ListRecentProjects
 from app.core.usecases.settings import LoadSettings, MarkFirstRunDone
 from app.mcp.door import McpDoor
 from app.services import AppServices
+from app.services.access_control import AccessControl
 from app.services.agents import AgentService
 from app.services.conversations import ConversationService
 from app.services.credentials import Credentials
+from app.services.escalations import Escalations
 from app.services.event_bus import EventBus
 from app.services.layouts import LayoutService
 from app.services.open_projects import OpenProjects
@@ -158,8 +160,10 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
                           UpdateAgent(a.fs), DeleteAgent(a.fs), ReadPersona(a.fs), launch,
                           credentials)
     conversations = ConversationService(a.fs, a.ids, a.clock)
+    escalations = Escalations(events, a.ids)
     orchestrator = OrchestratorService(projects, agents, load_profiles, a.terminals, views,
                                        events, a.ids, a.scheduler, conversations,
+                                       AccessControl(projects, ReadPersona(a.fs)), escalations,
                                        config.orchestration)
     events.subscribe(orchestrator.on_event)
     output.tap(orchestrator.on_output)
@@ -174,7 +178,7 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
         terminals=TerminalService(projects, keeper, a.terminals, views,
                                   OpenShell(a.terminals, a.ids, a.fs, events, config.shell)),
         agents=agents, orchestrator=orchestrator, credentials=credentials,
-        conversations=conversations,
+        conversations=conversations, escalations=escalations,
         profiles=ProfileService(DetectProfiles(a.detector), load_profiles,
                                 SaveProfiles(a.fs, data), LoadSettings(a.fs, data),
                                 MarkFirstRunDone(a.fs, data)),

@@ -43,16 +43,27 @@ def _agent_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                                      "reply")
     ask.add_argument("agent", help="the target agent's name or id")
     ask.add_argument("task", help='the task ("-" reads it from stdin)')
-    reply = sub.add_parser("reply", help="answer a task IdeA delivered to you")
+    _packet_options(ask)
+    reply = sub.add_parser("reply", help="answer a task IdeA delivered to you (or signal "
+                                         "ERROR, BLOCKED_ON, CHECKPOINT, ESCALATE)")
     reply.add_argument("--ticket", metavar="T", help="the task's ticket (default: your current "
                                                      "task)")
-    reply.add_argument("result", help='your answer ("-" reads it from stdin)')
+    reply.add_argument("--signal", default="RETURN",
+                       choices=("RETURN", "ERROR", "BLOCKED_ON", "CHECKPOINT", "ESCALATE"),
+                       help="RETURN (default: the answer is RESULT); ERROR, BLOCKED_ON, "
+                            "CHECKPOINT (RESULT is what you report); ESCALATE (ask the user "
+                            "to choose one of the --option values; prints the choice)")
+    reply.add_argument("--option", action="append", metavar="TEXT",
+                       help="ESCALATE: one choice offered to the user (repeat, 2 at least)")
+    reply.add_argument("result", nargs="?", default=None,
+                       help='your answer or report ("-" reads it from stdin)')
     agents = sub.add_parser("agents", help="list the project's agents: name, id, profile, "
                                            "activity, queue")
     agents.add_argument("--json", action="store_true", help="print the raw JSON result")
     message = sub.add_parser("message", help="send a message to another agent without waiting")
     message.add_argument("agent", help="the target agent's name or id")
     message.add_argument("text", help='the message ("-" reads it from stdin)')
+    _packet_options(message)
     hook = sub.add_parser("hook", help="report a vendor CLI hook (its JSON on stdin) to IdeA; "
                                        "always exits 0")
     hook.add_argument("event", help="session-start, stop, stop-failure or notification (the "
@@ -60,6 +71,17 @@ def _agent_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     hook.add_argument("payload", nargs="?", default=None,
                       help="the hook's JSON, when the vendor passes it as an argument (Codex "
                            "`notify`); else it is read from stdin")
+
+
+def _packet_options(parser: argparse.ArgumentParser) -> None:
+    """The packet fields of a request (docs/contracts.md §8.2)."""
+    parser.add_argument("--signal", default="SPAWN", choices=("SPAWN", "HANDOFF"),
+                        help="SPAWN (default): a task; HANDOFF: hand your work over")
+    parser.add_argument("--file", action="append", metavar="PATH",
+                        help="SPAWN: a file the task concerns (repeat)")
+    parser.add_argument("--zone", choices=("kernel", "project", "personal"),
+                        help="SPAWN: the zone the task touches")
+    parser.add_argument("--decision", metavar="TEXT", help="HANDOFF: the decision so far")
 
 
 def _window_options(parser: argparse.ArgumentParser) -> None:

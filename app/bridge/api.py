@@ -147,6 +147,14 @@ class AgentsApi:
         return self._agents.persona(root, agent_id)
 
     @exposed
+    def ipc(self, root: str, agent_id: str) -> dto.Json | None:
+        return dto.ipc_dto(self._agents.ipc(root, agent_id))
+
+    @exposed
+    def setIpc(self, root: str, agent_id: str, matrix: dto.Json | None) -> dto.Json | None:
+        return dto.ipc_dto(self._agents.set_ipc(root, agent_id, dto.ipc_of(matrix)))
+
+    @exposed
     def launch(self, root: str, agent_id: str, node_id: str, cols: int, rows: int) -> dto.Json:
         return dto.launch_dto(self._agents.launch(root, agent_id, node_id, int(cols),
                                                   int(rows))).wire()
@@ -156,7 +164,7 @@ class OrchestrationApi:
     """``orchestration.*``: the user's messages to agents, and the write portal's acks."""
 
     def __init__(self, services: AppServices) -> None:
-        self._orchestrator = services.orchestrator
+        self._orchestrator, self._escalations = services.orchestrator, services.escalations
 
     @exposed
     def send(self, root: str, targets: list[str], text: str) -> list[dto.Json]:
@@ -174,6 +182,40 @@ class OrchestrationApi:
     @exposed
     def delivered(self, root: str, ticket: str) -> None:
         self._orchestrator.delivered(root, ticket)
+
+    @exposed
+    def decide(self, root: str, ticket: str, choice: str) -> None:
+        self._escalations.decide(root, ticket, str(choice))
+
+    @exposed
+    def graph(self, root: str) -> list[dto.Json]:
+        return self._orchestrator.graph(root)
+
+    @exposed
+    def pending(self, root: str) -> list[dto.Json]:
+        """The escalations of `root` still waiting for the user (a new page shows them)."""
+        return [dto.event_dto(e).wire() for e in self._escalations.pending(root)]
+
+
+class ConversationsApi:
+    """``conversations.*``: an agent's pair conversations, their turns and handoff."""
+
+    def __init__(self, services: AppServices) -> None:
+        self._services = services
+
+    @exposed
+    def list(self, root: str, agent_id: str) -> builtins.list[dto.Json]:
+        view = self._services.projects.view(root)
+        peers: builtins.list[str | None] = [None, *(a.entry.agent_id for a in view.agents)]
+        found = self._services.conversations.of_agent(view.root, agent_id, peers)
+        return [dto.conversation_dto(c) for c in found]
+
+    @exposed
+    def read(self, root: str, conversation: str) -> dto.Json:
+        view = self._services.projects.view(root)
+        turns = self._services.conversations.turns(view.root, conversation)
+        return {"turns": [dto.turn_dto(t) for t in turns],
+                "handoff": self._services.conversations.handoff(view.root, conversation)}
 
 
 class TerminalsApi:
@@ -224,4 +266,5 @@ class BridgeApi:
         self.agents = AgentsApi(services)
         self.terminals = TerminalsApi(services, ctx)
         self.orchestration = OrchestrationApi(services)
+        self.conversations = ConversationsApi(services)
 

@@ -16,6 +16,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from app.core.domain.access import IpcMatrix
+from app.core.domain.conversation import Turn
 from app.core.domain.documents import first_error
 from app.core.domain.layout import LayoutDoc
 from app.core.domain.sessions import SessionRecord
@@ -26,6 +28,8 @@ from app.core.events import (
     DelegationChanged,
     DelegationReady,
     DomainEvent,
+    EscalationRaised,
+    EscalationResolved,
     LayoutChanged,
     ProblemRaised,
     SessionExited,
@@ -36,6 +40,7 @@ from app.core.usecases.launch_agent import LaunchResult
 from app.core.usecases.open_shell import ShellOpened
 from app.core.usecases.profiles import ProfileDetection
 from app.core.usecases.project_state import Problem
+from app.services.conversations import ConversationSummary
 from app.services.terminals import Attached
 from app.services.views import AgentView, ProjectView
 
@@ -264,13 +269,49 @@ class AgentStateChangedEvent(Wire):
 
 
 class AgentActivityEvent(Wire):
-    omit_none = frozenset({"ticket"})
+    omit_none = frozenset({"ticket", "blocked_on"})
     type: Literal["agentActivity"] = "agentActivity"
     root: str
     agent_id: str
     activity: str
     queue_depth: int
     ticket: str | None = None
+    blocked_on: str | None = None
+
+
+class EscalationEvent(Wire):
+    omit_none = frozenset({"task"})
+    type: Literal["escalation"] = "escalation"
+    root: str
+    ticket: str
+    agent_id: str
+    options: list[str]
+    task: str | None = None
+
+
+class EscalationResolvedEvent(Wire):
+    type: Literal["escalationResolved"] = "escalationResolved"
+    root: str
+    ticket: str
+    choice: str | None
+
+
+class IpcDTO(Wire):
+    """An access matrix on the wire (`receivesFrom`, `sendsTo`, `signals`, `zoneAccess`)."""
+
+    omit_none = frozenset({"receives_from", "sends_to", "signals", "zone_access"})
+    receives_from: list[str] | None = None
+    sends_to: list[str] | None = None
+    signals: list[str] | None = None
+    zone_access: list[str] | None = None
+
+
+class ConversationDTO(Wire):
+    omit_none = frozenset()
+    id: str
+    peer: str | None
+    turns: int
+    last_at_ms: int
 
 
 class DelegationEvent(Wire):
@@ -332,7 +373,13 @@ def event_dto(event: DomainEvent) -> Wire:
     if isinstance(event, AgentActivityChanged):
         return AgentActivityEvent(root=event.root, agent_id=event.agent_id,
                                   activity=event.activity, queue_depth=event.queue_depth,
-                                  ticket=event.ticket)
+                                  ticket=event.ticket, blocked_on=event.blocked_on)
+    if isinstance(event, EscalationRaised):
+        return EscalationEvent(root=event.root, ticket=event.ticket, agent_id=event.agent_id,
+                               options=list(event.options), task=event.task)
+    if isinstance(event, EscalationResolved):
+        return EscalationResolvedEvent(root=event.root, ticket=event.ticket,
+                                       choice=event.choice)
     if isinstance(event, DelegationChanged):
         return DelegationEvent(root=event.root, ticket=event.ticket,
                                from_=event.requester or "user", to=event.target,
@@ -343,3 +390,29 @@ def event_dto(event: DomainEvent) -> Wire:
             view=event.view, ticket=event.ticket, text=event.text,
             submit_sequence=event.submit_sequence, submit_delay_ms=event.submit_delay_ms)
     raise TypeError(f"no wire form for {type(event).__name__}")
+
+
+def ipc_dto(matrix: IpcMatrix | None) -> Json | None:
+    if matrix is None:
+        return None
+    return IpcDTO(**{k: list(v) if v is not None else None
+                     for k, v in vars(matrix).items()}).wire()
+
+
+def ipc_of(value: Any) -> IpcMatrix | None:
+    """An access matrix from the window (None: unrestricted); raises `AppError(INVALID)`."""
+    if value is None:
+        return None
+    form = parse(IpcDTO, value, "ipc")
+    return IpcMatrix(*(tuple(v) if v is not None else None for v in (
+        form.receives_from, form.sends_to, form.signals, form.zone_access)))
+
+
+def conversation_dto(summary: ConversationSummary) -> Json:
+    return ConversationDTO(id=summary.id, peer=summary.peer, turns=summary.turns,
+                           last_at_ms=summary.last_at_ms).wire()
+
+
+def turn_dto(turn: Turn) -> Json:
+    out: Json = turn.model_dump(by_alias=True, exclude_none=True)
+    return out

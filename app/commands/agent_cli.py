@@ -64,12 +64,31 @@ def build_command(args: argparse.Namespace, read_stdin: Callable[[], str]) -> di
     def text(value: str) -> str:
         return read_stdin() if value == "-" else value
 
+    def packet(command: dict[str, Any]) -> dict[str, Any]:
+        if getattr(args, "signal", "SPAWN") != "SPAWN":
+            command["signal"] = args.signal
+        for option, key in (("file", "files"), ("zone", "zone"), ("decision", "decision")):
+            value = getattr(args, option, None)
+            if value is not None:
+                command[key] = value
+        return command
+
     if args.command == "ask":
-        return {"type": "agent.ask", "target": args.agent, "task": text(args.task)}
+        return packet({"type": "agent.ask", "target": args.agent, "task": text(args.task)})
     if args.command == "message":
-        return {"type": "agent.message", "target": args.agent, "text": text(args.text)}
+        return packet({"type": "agent.message", "target": args.agent, "text": text(args.text)})
     if args.command == "reply":
-        command: dict[str, Any] = {"type": "agent.reply", "result": text(args.result)}
+        signal = getattr(args, "signal", "RETURN")
+        command: dict[str, Any] = {"type": "agent.reply"}
+        if signal != "RETURN":
+            command["signal"] = signal
+        if args.result is not None:
+            command["context" if signal in ("ERROR", "BLOCKED_ON", "CHECKPOINT") else
+                    "result"] = text(args.result)
+        elif signal == "RETURN":
+            command["result"] = ""
+        if getattr(args, "option", None):
+            command["options"] = args.option
         if args.ticket:
             command["ticket"] = args.ticket
         return command
@@ -92,7 +111,10 @@ def render(args: argparse.Namespace, result: dict[str, Any]) -> str:
         where = "delivered" if position == 0 else f"queued at position {position}"
         return f"{where} (ticket {result.get('ticket')})"
     if args.command == "reply":
-        return f"replied (ticket {result.get('ticket')})"
+        if isinstance(result.get("choice"), str):
+            return str(result["choice"])
+        return f"{'replied' if args.signal == 'RETURN' else 'reported'} (ticket " \
+               f"{result.get('ticket')})"
     return json.dumps(result, ensure_ascii=False)
 
 

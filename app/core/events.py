@@ -80,6 +80,7 @@ class AgentActivityChanged:
     activity: Activity
     queue_depth: int
     ticket: str | None = None
+    blocked_on: str | None = None
 
 
 @dataclass(frozen=True)
@@ -111,8 +112,30 @@ class DelegationReady:
     submit_delay_ms: int | None = None
 
 
+@dataclass(frozen=True)
+class EscalationRaised:
+    """Agent `agent_id` of `root` needs the user to choose one of `options` (seed 004
+    ESCALATE); `task` is its current task, if any; `ticket` names the question."""
+
+    root: str
+    ticket: str
+    agent_id: str
+    options: tuple[str, ...]
+    task: str | None = None
+
+
+@dataclass(frozen=True)
+class EscalationResolved:
+    """Question `ticket` was answered with `choice` (None: withdrawn, its agent went away)."""
+
+    root: str
+    ticket: str
+    choice: str | None
+
+
 DomainEvent = (ProblemRaised | LayoutChanged | SessionStarted | SessionExited | SessionReleased
-               | AgentStateChanged | AgentActivityChanged | DelegationChanged | DelegationReady)
+               | AgentStateChanged | AgentActivityChanged | DelegationChanged | DelegationReady
+               | EscalationRaised | EscalationResolved)
 
 def session_of(event: DomainEvent) -> str | None:
     """The session id `event` names, if any: the push pump keeps such an event behind that

@@ -23,11 +23,14 @@ INSTRUCTIONS = (
 
 @dataclass(frozen=True)
 class Param:
-    """A string argument; `optional` ones may be omitted or null."""
+    """An argument: a string (one of `choices` when given) or, `list`, an array of strings;
+    `optional` ones may be omitted or null."""
 
     name: str
     description: str
     optional: bool = False
+    choices: tuple[str, ...] = ()
+    list: bool = False
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,16 @@ class ToolSpec:
 
 _TARGET = Param("target", "The agent: its name (case-insensitive) or its id, as listed by "
                           "idea_list_agents.")
+#: The packet fields of a request (docs/contracts.md §8.2, seed 004's context packet).
+_REQUEST = (
+    Param("signal", "SPAWN (the default: a task to do) or HANDOFF (hand your work over, with "
+                    "`decision`).", optional=True, choices=("SPAWN", "HANDOFF")),
+    Param("files", "SPAWN only: the files the task concerns (paths in the project).",
+          optional=True, list=True),
+    Param("zone", "SPAWN only: the zone the task touches.", optional=True,
+          choices=("kernel", "project", "personal")),
+    Param("decision", "HANDOFF only: the decision taken so far.", optional=True),
+)
 
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
@@ -70,7 +83,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "NO_REPLY (its turn ended without idea_reply). To send without waiting, use "
         "idea_message_agent.",
         (_TARGET, Param("task", "What the target should do, with everything it needs to know; "
-                                "its answer comes back as this tool's result.")),
+                                "its answer comes back as this tool's result."), *_REQUEST),
         waits=True, answer="reply"),
     ToolSpec(
         "idea_message_agent", "agent.message",
@@ -78,17 +91,29 @@ TOOLS: tuple[ToolSpec, ...] = (
         "the target's mailbox and typed into its terminal when the target is free. Returns "
         "compact JSON {ticket, position} (position 0 = delivered now). No answer comes back; "
         "use idea_ask_agent when you need one.",
-        (_TARGET, Param("text", "The message."))),
+        (_TARGET, Param("text", "The message."), *_REQUEST)),
     ToolSpec(
         "idea_reply", "agent.reply",
         "Answer a task IdeA delivered to you. Such a task arrives in your input as "
         "`[IdeA · task from <agent> · ticket <T>] <task>`; when you are done, call idea_reply "
         "once with your complete answer as `result` and that ticket as `ticket`. The asking "
         "agent is blocked until you do and receives `result` verbatim. Without `ticket` it "
-        "answers your current task. Returns compact JSON {ticket}.",
-        (Param("result", "Your complete answer to the task (plain text or Markdown)."),
+        "answers your current task. Other signals: ERROR (with `context`: you cannot do it; "
+        "ends the task), BLOCKED_ON (`context`: what blocks you; the task goes on), CHECKPOINT "
+        "(`context`: progress worth keeping), ESCALATE (`options`: 2+ choices only the user can "
+        "make — this call waits for the user's choice and returns it). Returns compact JSON "
+        "{ticket}, or the user's choice for ESCALATE.",
+        (Param("result", "RETURN: your complete answer to the task (plain text or Markdown).",
+               optional=True),
          Param("ticket", "The ticket id from the task's `[IdeA · … · ticket <T>]` prefix.",
-               optional=True))),
+               optional=True),
+         Param("signal", "RETURN (the default), ERROR, BLOCKED_ON, CHECKPOINT or ESCALATE.",
+               optional=True, choices=("RETURN", "ERROR", "BLOCKED_ON", "CHECKPOINT",
+                                       "ESCALATE")),
+         Param("context", "ERROR, BLOCKED_ON, CHECKPOINT: what to report.", optional=True),
+         Param("options", "ESCALATE: the choices offered to the user.", optional=True,
+               list=True)),
+        waits=True, answer="choice"),
     ToolSpec(
         "idea_launch_agent", "agent.run",
         "Start another agent of this project (in a free cell of the IdeA window, else in the "
@@ -106,11 +131,18 @@ TOOLS_BY_NAME: dict[str, ToolSpec] = {tool.name: tool for tool in TOOLS}
 
 
 def input_schema(tool: ToolSpec) -> dict[str, Any]:
-    """The tool's JSON Schema: an object of string properties (optional ones also null)."""
+    """The tool's JSON Schema: an object of string (or string array) properties, optional ones
+    also null, choices as an enum."""
     properties: dict[str, Any] = {}
     for p in tool.params:
-        properties[p.name] = ({"type": ["string", "null"], "description": p.description}
-                              if p.optional else {"type": "string", "description": p.description})
+        kind = "array" if p.list else "string"
+        prop: dict[str, Any] = {"type": [kind, "null"] if p.optional else kind,
+                                "description": p.description}
+        if p.list:
+            prop["items"] = {"type": "string"}
+        if p.choices:
+            prop["enum"] = [*p.choices, *([None] if p.optional else [])]
+        properties[p.name] = prop
     return {"type": "object", "properties": properties,
             "required": [p.name for p in tool.params if not p.optional],
             "additionalProperties": False}
@@ -132,9 +164,16 @@ def to_command(tool: ToolSpec, arguments: dict[str, Any] | None) -> dict[str, An
             continue
         if value is None:
             raise AppError(INVALID, f"{tool.name}: missing argument {p.name!r}", {"field": p.name})
-        if not isinstance(value, str):
+        if p.list:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise AppError(INVALID, f"{tool.name}: {p.name!r} must be a list of strings",
+                               {"field": p.name})
+        elif not isinstance(value, str):
             raise AppError(INVALID, f"{tool.name}: {p.name!r} must be a string",
                            {"field": p.name})
+        elif p.choices and value not in p.choices:
+            raise AppError(INVALID, f"{tool.name}: {p.name!r} must be one of "
+                                    f"{', '.join(p.choices)}", {"field": p.name})
         command[p.name] = value
     return command
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from app.services.agents import AgentService
 from app.services.conversations import ConversationService
 from app.services.credentials import Credentials
+from app.services.escalations import Escalations
 from app.services.event_bus import EventBus
 from app.services.layouts import LayoutService
 from app.services.open_projects import OpenProjects
@@ -35,3 +36,4 @@ class AppServices:
     orchestrator: OrchestratorService
     credentials: Credentials
     conversations: ConversationService
+    escalations: Escalations

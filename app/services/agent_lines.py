@@ -73,6 +73,7 @@ class AgentLine:
     prompt_pattern: str | None = None
     submit_sequence: str | None = None
     submit_delay_ms: int | None = None
+    blocked_on: str | None = None
     delivery: Delivery | None = None
     turn_timer: Timer | None = None
     grace_timer: Timer | None = None

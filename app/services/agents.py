@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from app.core.domain.access import IpcMatrix, matrix_of, validate_matrix, with_matrix
 from app.core.domain.delegation import AgentCaller
 from app.core.domain.layout_nodes import leaves
 from app.core.domain.sessions import SessionRecord
@@ -57,6 +58,24 @@ class AgentService:
         """The agent's persona Markdown. Errors of `ReadPersona`."""
         with self._projects.locked(root) as state:
             return self._persona.execute(state, agent_id)
+
+    def ipc(self, root: str, agent_id: str) -> IpcMatrix | None:
+        """The agent's access matrix (its persona's `ipc` front matter), or None.
+        Raises `AppError(INVALID)` naming the key when it is malformed."""
+        return matrix_of(self.persona(root, agent_id))
+
+    def set_ipc(self, root: str, agent_id: str, matrix: IpcMatrix | None) -> IpcMatrix | None:
+        """Write `matrix` (None: unrestricted) into the persona's front matter, the persona's
+        text untouched. Raises `AppError(INVALID)` for an unknown signal or zone, and when the
+        existing front matter is not YAML (it is never overwritten)."""
+        if matrix is not None:
+            validate_matrix(matrix)
+        with self._projects.locked(root) as state:
+            text = self._persona.execute(state, agent_id)
+            updated = with_matrix(text, matrix)
+            if updated != text:
+                self._update.execute(state, agent_id, self._profiles.execute(), persona=updated)
+            return matrix_of(updated)
 
     def launch(self, root: str, agent_id: str, node_id: str | None, cols: int,
                rows: int) -> LaunchResult:

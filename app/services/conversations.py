@@ -12,13 +12,14 @@ import json
 import logging
 import posixpath
 import threading
+import uuid
 from collections import defaultdict
 from dataclasses import dataclass
 
 from app.core.domain.conversation import Turn, conversation_id, parse_log, source_of
 from app.core.domain.delegation import Ticket
 from app.core.domain.handoff import DEFAULT_BUDGET_TOKENS, fold, parse, render
-from app.core.errors import CORRUPT_FILE, AppError
+from app.core.errors import CORRUPT_FILE, INVALID, AppError
 from app.core.ports import Clock, FileSystem, IdSource
 from app.core.usecases.project_state import ideai_path
 
@@ -48,7 +49,13 @@ class ConversationService:
         self._guard = threading.Lock()
 
     def folder(self, root: str, conversation: str) -> str:
-        """`<root>/.ideai/conversations/<conversation>`."""
+        """`<root>/.ideai/conversations/<conversation>`; raises `AppError(INVALID)` for an id
+        that is not a UUID (a window's or an agent's input never names another path)."""
+        try:
+            uuid.UUID(conversation)
+        except ValueError as exc:
+            raise AppError(INVALID, f"not a conversation id: {conversation!r}",
+                           {"conversation": conversation}) from exc
         return ideai_path(root, "conversations", conversation)
 
     def _lock(self, root: str, conversation: str) -> threading.Lock:

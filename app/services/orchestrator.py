@@ -40,7 +40,15 @@ from app.core.domain.mailbox import DEFAULT_CAPACITY, Mailbox
 from app.core.domain.sessions import TerminalChunk
 from app.core.domain.terminal_text import tail
 from app.core.domain.wait_for import WaitForGraph
-from app.core.errors import FORBIDDEN, INTERNAL, NO_REPLY, NOT_FOUND, TIMEOUT, AppError
+from app.core.errors import (
+    AGENT_ERROR,
+    FORBIDDEN,
+    INTERNAL,
+    NO_REPLY,
+    NOT_FOUND,
+    TIMEOUT,
+    AppError,
+)
 from app.core.events import (
     AgentActivityChanged,
     DelegationChanged,
@@ -52,9 +60,11 @@ from app.core.events import (
 from app.core.ports import EventSink, IdSource, TerminalHost
 from app.core.usecases.profiles import LoadProfiles
 from app.core.usecases.project_files import require_manifest
+from app.services.access_control import AccessControl
 from app.services.agent_lines import AgentLine, Delivery, Outcome, Waiter
 from app.services.agents import AgentService
 from app.services.conversations import ConversationService
+from app.services.escalations import Escalations
 from app.services.open_projects import OpenProjects
 from app.services.scheduler import Scheduler
 from app.services.terminal_views import TerminalViews
@@ -86,9 +96,10 @@ class OrchestratorService:
     def __init__(self, projects: OpenProjects, agents: AgentService, profiles: LoadProfiles,
                  terminals: TerminalHost, views: TerminalViews, events: EventSink,
                  ids: IdSource, scheduler: Scheduler, conversations: ConversationService,
+                 access: AccessControl, escalations: Escalations,
                  config: OrchestrationConfig = OrchestrationConfig()) -> None:
         self._projects, self._agents, self._profiles = projects, agents, profiles
-        self._conversations = conversations
+        self._conversations, self._access, self._escalations = conversations, access, escalations
         self._terminals, self._views, self._events = terminals, views, events
         self._ids, self._scheduler, self._config = ids, scheduler, config
         self._lock = threading.Lock()
@@ -112,14 +123,12 @@ class OrchestratorService:
             return self._run_agent(root, parsed.target)
         if isinstance(parsed, StopAgent):
             return self._stop(root, parsed.target)
-        if isinstance(parsed, MessageAgent):
-            return self._post(root, caller, parsed.target, parsed.text, ask=False)
-        if isinstance(parsed, AskAgent):
-            return self._post(root, caller, parsed.target, parsed.task, ask=True)
+        if isinstance(parsed, MessageAgent | AskAgent):
+            return self._post(root, caller, parsed)
         if not isinstance(caller, AgentCaller):
             raise AppError(FORBIDDEN, "only an agent can reply to a task or report a hook")
         if isinstance(parsed, Reply):
-            return self._reply(caller, parsed.result, parsed.ticket)
+            return self._answer(caller, parsed)
         return self._hook(caller, parsed)
 
     def close(self) -> None:
@@ -130,6 +139,22 @@ class OrchestratorService:
                 line.waiters.clear()
         for waiter in waiters:
             waiter.settle(Outcome(code=INTERNAL, message="IdeA is closing"))
+        self._escalations.close()
+
+    def graph(self, root: str) -> list[dict[str, Any]]:
+        """The delegations of `root` not done yet: `[{ticket, from, to, state}]` (`from` an
+        agent id or "user"; state `active` for a current turn, `queued` for a waiting one)."""
+        with self._lock:
+            out = []
+            for line in self._lines.values():
+                if line.root != root:
+                    continue
+                current = line.mailbox.current
+                tickets = [(current, "active")] if current else []
+                tickets += [(t, "queued") for t in line.mailbox.waiting()]
+                out += [{"ticket": t.id, "from": t.requester or "user", "to": t.target,
+                         "state": state} for t, state in tickets]
+            return out
 
     def delivered(self, root: str, ticket: str) -> None:
         """A window's write portal typed the text of `ticket` (idempotent)."""
@@ -193,12 +218,16 @@ class OrchestratorService:
             self._terminals.kill(live.session_id)
         return {"agentId": agent_id, "stopped": live is not None}
 
-    def _post(self, root: str, caller: Caller, target: str, text: str,
-              ask: bool) -> dict[str, Any]:
-        root, agent_id, name = self._resolve(root, target)
+    def _post(self, root: str, caller: Caller,
+              request: MessageAgent | AskAgent) -> dict[str, Any]:
+        root, agent_id, name = self._resolve(root, request.target)
         requester = caller.agent_id if isinstance(caller, AgentCaller) else None
+        self._access.check(root, requester, agent_id, request.signal, request.zone)
+        ask = isinstance(request, AskAgent)
+        text = request.task if isinstance(request, AskAgent) else request.text
         ticket = Ticket(self._ids.new_id(), "ask" if ask else "message", agent_id, requester,
-                        caller.label, text)
+                        caller.label, text, request.signal, tuple(request.files or ()),
+                        request.zone, request.decision)
         waiter = Waiter() if ask else None
         with self._lock:
             if ask and requester is not None:
@@ -246,14 +275,44 @@ class OrchestratorService:
                 effects.append(self._publish_delegation(line, ticket, "failed", exc.code))
         self._run(effects)
 
-    def _reply(self, caller: AgentCaller, result: str, ticket: str | None) -> dict[str, Any]:
+    def _answer(self, caller: AgentCaller, reply: Reply) -> dict[str, Any]:
+        """An answer packet of `caller` (§8.2), checked against the access matrices."""
+        if reply.signal == "ESCALATE":
+            self._access.check(caller.root, caller.agent_id, None, "ESCALATE")
+            with self._lock:
+                line = self._lines.get((caller.root, caller.agent_id))
+                current = line.mailbox.current if line is not None else None
+            choice = self._escalations.ask_user(caller.root, caller.agent_id,
+                                                list(reply.options or ()),
+                                                current.text if current else None)
+            return {"choice": choice}
         with self._lock:
             line = self._lines.get((caller.root, caller.agent_id))
             if line is None or line.mailbox.current is None:
                 raise AppError(NOT_FOUND, f"{caller.name} has no task in progress to reply to",
-                               {"ticket": ticket})
-            current = line.mailbox.resolve(ticket)
-            effects = self._end_turn(line, Outcome(reply=result))
+                               {"ticket": reply.ticket})
+            current = line.mailbox.resolve(reply.ticket)
+        final = reply.signal in ("RETURN", "ERROR")
+        self._access.check(caller.root, caller.agent_id,
+                           current.requester if final else None, reply.signal)
+        context = reply.context or ""
+        with self._lock:
+            if line.mailbox.current is not current:
+                raise AppError(NOT_FOUND, f"ticket {current.id} ended meanwhile",
+                               {"ticket": current.id})
+            if reply.signal == "RETURN":
+                effects = self._end_turn(line, Outcome(reply=reply.result or ""))
+            elif reply.signal == "ERROR":
+                effects = self._end_turn(line, Outcome(
+                    code=AGENT_ERROR, message=f"{line.name} reported an error: {context}",
+                    details={"outputTail": f"ERROR: {context}"}))
+            elif reply.signal == "BLOCKED_ON":
+                line.activity, line.blocked_on = "blocked", context
+                effects = [self._activity(line)]
+            else:  # CHECKPOINT: the pair's log keeps it; the turn goes on
+                root = line.root
+                effects = [partial(self._conversations.response, root, current,
+                                   f"[CHECKPOINT] {context}")]
         self._run(effects)
         return {"ticket": current.id}
 
@@ -337,7 +396,8 @@ class OrchestratorService:
                 timer.cancel()
         line.turn_timer = line.grace_timer = None
         line.delivery = None
-        if line.activity in ("busy", "waiting"):
+        line.blocked_on = None
+        if line.activity in ("busy", "waiting", "blocked"):
             line.activity = "idle"
         effects: list[Effect] = []
         if ticket is not None:
@@ -462,7 +522,10 @@ class OrchestratorService:
                 effects += self._end_turn(line, Outcome(
                     code=NO_REPLY, message=f"{line.name} exited (code {exit_code}) before "
                                            "answering", details={"exitCode": exit_code}))
-            line.activity = "stopped"
+            line.activity, line.blocked_on = "stopped", None
+            root, agent = line.root, line.agent_id
+            effects.append(lambda: self._escalations.withdraw(
+                root, agent, f"{line.name} exited before you answered"))
             for ticket in list(line.mailbox.waiting()):  # askers would wait for nobody
                 if ticket.kind == "ask":
                     line.mailbox.withdraw(ticket.id)
@@ -518,7 +581,8 @@ class OrchestratorService:
     def _activity(self, line: AgentLine) -> Effect:
         current = line.mailbox.current
         event = AgentActivityChanged(line.root, line.agent_id, line.activity,
-                                     line.mailbox.depth, current.id if current else None)
+                                     line.mailbox.depth, current.id if current else None,
+                                     line.blocked_on)
         return lambda: self._events.publish(event)
 
     def _publish_delegation(self, line: AgentLine, ticket: Ticket, state: Any,

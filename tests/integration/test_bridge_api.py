@@ -297,3 +297,47 @@ def test_two_hundred_shells_opened_and_ended_are_all_released(container: Contain
     # 200 rings of ~60k characters would be ~12 MB at the very least if kept; the margin is
     # for the allocator, never for a leak per session.
     assert grown_kib < 4_000, f"RSS grew by {grown_kib} KiB over 200 shells"
+
+
+def test_the_access_matrix_is_edited_into_the_personas_front_matter(door: Door,
+                                                                    tmp_path: Path) -> None:
+    project = door.call("projects", "create", str(tmp_path / "proj"))
+    root = project["root"]
+    agent = door.call("agents", "create", root, {"name": "Dev", "persona": "# Dev\n\nYou code.\n",
+                                                  "profileId": "shell"})
+    assert door.call("agents", "ipc", root, agent["agentId"]) is None
+    saved = door.call("agents", "setIpc", root, agent["agentId"],
+                      {"receivesFrom": ["human"], "signals": ["SPAWN", "RETURN"]})
+    assert saved == {"receivesFrom": ["human"], "signals": ["SPAWN", "RETURN"]}
+    persona = (tmp_path / "proj" / ".ideai" / "agents" / "dev.md").read_text()
+    assert persona.startswith("---\nipc:\n") and persona.endswith("---\n# Dev\n\nYou code.\n")
+    refused = door.api.agents.setIpc(root, agent["agentId"], {"signals": ["SHOUT"]})["error"]
+    assert refused["code"] == "INVALID" and "unknown signal 'SHOUT'" in refused["message"]
+    assert door.call("agents", "setIpc", root, agent["agentId"], None) is None
+    assert (tmp_path / "proj" / ".ideai" / "agents" / "dev.md").read_text() == \
+        "# Dev\n\nYou code.\n"
+
+
+def test_conversations_are_listed_and_read_and_ids_are_checked(door: Door, tmp_path: Path,
+                                                               container: Container) -> None:
+    project = door.call("projects", "create", str(tmp_path / "proj"))
+    root = project["root"]
+    agent = door.call("agents", "create", root, {"name": "Dev", "persona": "x",
+                                                  "profileId": "shell"})["agentId"]
+    from app.core.domain.delegation import Ticket
+
+    ticket = Ticket("t1", "ask", agent, None, "user", "say hi")
+    container.services.conversations.prompt(root, ticket)
+    container.services.conversations.response(root, ticket, "hi")
+    [listed] = door.call("conversations", "list", root, agent)
+    assert listed["peer"] is None and listed["turns"] == 2
+    read = door.call("conversations", "read", root, listed["id"])
+    assert [(t["role"], t["text"]) for t in read["turns"]] == [("prompt", "say hi"),
+                                                               ("response", "hi")]
+    assert read["turns"][0]["source"] == {"kind": "human"}
+    assert "- **Response:** hi" in read["handoff"]
+    bad = door.api.conversations.read(root, "../../../etc")["error"]
+    assert bad["code"] == "INVALID"
+    assert door.call("orchestration", "graph", root) == []
+    gone = door.api.orchestration.decide(root, "nope", "yes")["error"]
+    assert gone["code"] == "NOT_FOUND"

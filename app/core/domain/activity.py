@@ -3,6 +3,7 @@
 `starting`: launched, not settled yet (no turn is delivered before its CLI is ready);
 `idle`: ready for the next turn; `busy`: a turn is in progress; `waiting`: busy, but the CLI
 asked its human something (permission, input) — a vendor hook tells it apart from finished;
+`blocked`: busy, and it reported being blocked on something (seed 004 BLOCKED_ON);
 `stopped`: no live session.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-Activity = Literal["starting", "idle", "busy", "waiting", "stopped"]
+Activity = Literal["starting", "idle", "busy", "waiting", "blocked", "stopped"]
 
 #: Claude Code `Notification` hook types that mean "the CLI waits for its human"
 #: (docs: hooks.md, `notification_type`); `idle_prompt` means the turn is long over.
@@ -21,7 +22,7 @@ IDLE_NOTIFICATIONS = frozenset({"idle_prompt"})
 
 def on_notification(activity: Activity, notification_type: str) -> Activity:
     """The activity after a vendor notification while in `activity`."""
-    if activity in ("busy", "waiting") and notification_type in WAITING_NOTIFICATIONS:
+    if activity in ("busy", "waiting", "blocked") and notification_type in WAITING_NOTIFICATIONS:
         return "waiting"
     return activity
 

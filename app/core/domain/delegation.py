@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.alias_generators import to_camel
 
 from app.core.domain.documents import first_error
+from app.core.domain.packets import ANSWER_SIGNALS, REQUEST_SIGNALS, Signal, Zone, check_packet
 from app.core.errors import INVALID, AppError
 
 #: Longest task or message text accepted (characters).
@@ -81,7 +82,22 @@ class StopAgent(_Command):
     target: Target
 
 
-class MessageAgent(_Command):
+class _Request(_Command):
+    """A packet asking for work (docs/contracts.md §8.2): SPAWN (the default; may name
+    `files` and a `zone`) or HANDOFF (with the `decision` taken so far)."""
+
+    signal: Signal = "SPAWN"
+    files: list[Annotated[str, Field(min_length=1)]] | None = None
+    zone: Zone | None = None
+    decision: Annotated[str, Field(max_length=MAX_TEXT_CHARS)] | None = None
+
+    def fields(self) -> set[str]:
+        """The payload fields given (`task` is always there)."""
+        return {"task"} | {f for f in ("files", "zone", "decision")
+                           if getattr(self, f) is not None}
+
+
+class MessageAgent(_Request):
     """`agent.message`: queue `text` for `target`, fire and forget."""
 
     type: Literal["agent.message"]
@@ -89,7 +105,7 @@ class MessageAgent(_Command):
     text: Text
 
 
-class AskAgent(_Command):
+class AskAgent(_Request):
     """`agent.ask`: queue `task` for `target` and wait for its reply."""
 
     type: Literal["agent.ask"]
@@ -97,12 +113,25 @@ class AskAgent(_Command):
     task: Text
 
 
+Text0 = Annotated[str, Field(max_length=MAX_TEXT_CHARS)]
+
+
 class Reply(_Command):
-    """`agent.reply`: the caller's answer to `ticket` (default: its current turn)."""
+    """`agent.reply`: the caller's answer packet (§8.2). RETURN (the default) answers `ticket`
+    (default: its current turn) with `result`; ERROR ends it with `context`; BLOCKED_ON and
+    CHECKPOINT report `context` and the turn goes on; ESCALATE asks the user to choose one of
+    `options` and waits for the choice."""
 
     type: Literal["agent.reply"]
-    result: Annotated[str, Field(max_length=MAX_TEXT_CHARS)]
+    signal: Signal = "RETURN"
+    result: Text0 | None = None
+    context: Text0 | None = None
+    options: list[Annotated[str, Field(min_length=1, max_length=2_000)]] | None = None
     ticket: str | None = None
+
+    def fields(self) -> set[str]:
+        """The payload fields given."""
+        return {f for f in ("result", "context", "options") if getattr(self, f) is not None}
 
 
 class Hook(_Command):
@@ -126,12 +155,20 @@ def parse_command(value: Any) -> Command:
         raise AppError(INVALID, f"command.type: unknown command {value.get('type')!r}; one of "
                                 f"{', '.join(COMMAND_TYPES)}", {"field": "type"})
     try:
-        return _COMMAND.validate_python(value)
+        command = _COMMAND.validate_python(value)
     except ValidationError as exc:
         path, problem = first_error(exc, value)
         path = path.split(".", 1)[1] if path.startswith("agent.") else path
         raise AppError(INVALID, f"command.{path}: {problem}" if path else f"command: {problem}",
                        {"field": path}) from exc
+    if isinstance(command, MessageAgent | AskAgent):
+        check_packet(command.signal, command.fields(), REQUEST_SIGNALS)
+    elif isinstance(command, Reply):
+        check_packet(command.signal, command.fields(), ANSWER_SIGNALS)
+        if command.signal == "ESCALATE" and len(command.options or ()) < 2:
+            raise AppError(INVALID, "command.options: ESCALATE needs at least two options",
+                           {"field": "options"})
+    return command
 
 
 @dataclass(frozen=True)
@@ -139,7 +176,8 @@ class Ticket:
     """One piece of work in a target's mailbox.
 
     `kind`: `ask` (someone waits for the reply) or `message` (fire and forget). `requester` is
-    the caller's agent id, or None for the user; `label` how the delivered text names it.
+    the caller's agent id, or None for the user; `label` how the delivered text names it. The
+    packet's `signal`, `files`, `zone` and `decision` ride along (§8.2).
     """
 
     id: str
@@ -148,13 +186,29 @@ class Ticket:
     requester: str | None
     label: str
     text: str
+    signal: Signal = "SPAWN"
+    files: tuple[str, ...] = ()
+    zone: str | None = None
+    decision: str | None = None
 
 
 def delivered_text(ticket: Ticket) -> str:
     """The line typed into the target's terminal for `ticket` (no newline: the profile's submit
     sequence follows). Newlines of the task become spaces, so the text is one submission.
     """
-    body = " ".join(ticket.text.split())
+    def one_line(text: str) -> str:
+        return " ".join(text.split())
+
+    what = "handoff" if ticket.signal == "HANDOFF" else "task"
+    extra = []
+    if ticket.files:
+        extra.append(f"files: {', '.join(ticket.files)}")
+    if ticket.zone:
+        extra.append(f"zone: {ticket.zone}")
+    if ticket.decision:
+        extra.append(f"decision so far: {one_line(ticket.decision)}")
+    scope = f" ({'; '.join(extra)})" if extra else ""
     answer = (f" (answer with idea_reply, ticket {ticket.id}, or: idea reply --ticket "
               f"{ticket.id} \"…\")") if ticket.kind == "ask" else ""
-    return f"[IdeA · task from {ticket.label} · ticket {ticket.id}] {body}{answer}"
+    return (f"[IdeA · {what} from {ticket.label} · ticket {ticket.id}] "
+            f"{one_line(ticket.text)}{scope}{answer}")

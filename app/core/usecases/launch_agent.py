@@ -6,6 +6,7 @@ import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.core.domain.access import split_front_matter
 from app.core.domain.agents import AgentEntry
 from app.core.domain.convention import handoffs_section, orchestration_section
 from app.core.domain.conversation import conversation_id
@@ -189,9 +190,20 @@ class LaunchAgent:
                 handoffs.append((label, text))
         return LaunchInputs(
             context_md=fs.read_text(project.path(CONTEXT_FILE)),
-            persona_md=fs.read_text(persona_path(project, agent)),
+            persona_md=persona_body(fs.read_text(persona_path(project, agent))),
             skills=skills,
             memory_index=fs.read_text(project.path("memory", "MEMORY.md")),
             handoff=handoffs_section(handoffs),
             orchestration=orchestration,
         )
+
+
+def persona_body(text: str | None) -> str | None:
+    """The persona as the agent reads it: without its front matter (the access matrix is
+    IdeA's business); a front matter IdeA cannot read is left in."""
+    if text is None:
+        return None
+    try:
+        return split_front_matter(text)[2]
+    except AppError:
+        return text

@@ -35,6 +35,26 @@ def test_each_subcommand_builds_its_command() -> None:
     assert build_command(parse("agents"), no_stdin) == {"type": "agent.list"}
 
 
+def test_packet_options_become_the_commands_fields() -> None:
+    assert build_command(parse("ask", "Bob", "fix", "--file", "a.py", "--file", "b.py",
+                               "--zone", "project"), no_stdin) == {
+        "type": "agent.ask", "target": "Bob", "task": "fix", "files": ["a.py", "b.py"],
+        "zone": "project"}
+    assert build_command(parse("message", "Bob", "yours now", "--signal", "HANDOFF",
+                               "--decision", "keep SQLite"), no_stdin) == {
+        "type": "agent.message", "target": "Bob", "text": "yours now", "signal": "HANDOFF",
+        "decision": "keep SQLite"}
+    assert build_command(parse("reply", "--signal", "BLOCKED_ON", "no network"), no_stdin) == {
+        "type": "agent.reply", "signal": "BLOCKED_ON", "context": "no network"}
+    assert build_command(parse("reply", "--signal", "ESCALATE", "--option", "A", "--option",
+                               "B"), no_stdin) == {
+        "type": "agent.reply", "signal": "ESCALATE", "options": ["A", "B"]}
+    assert render(parse("reply", "--signal", "ESCALATE", "--option", "A", "--option", "B"),
+                  {"choice": "B"}) == "B"
+    assert render(parse("reply", "--signal", "CHECKPOINT", "half done"), {"ticket": "t"}) == \
+        "reported (ticket t)"
+
+
 def test_a_dash_reads_the_text_from_stdin() -> None:
     assert build_command(parse("reply", "--ticket", "t1", "-"), lambda: "long\nanswer") == {
         "type": "agent.reply", "result": "long\nanswer", "ticket": "t1"}

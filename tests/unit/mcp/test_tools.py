@@ -16,7 +16,7 @@ def test_the_tools_of_the_contract_each_run_one_command() -> None:
         "idea_list_agents": "agent.list", "idea_ask_agent": "agent.ask",
         "idea_message_agent": "agent.message", "idea_reply": "agent.reply",
         "idea_launch_agent": "agent.run", "idea_stop_agent": "agent.stop"}
-    assert [t.name for t in TOOLS if t.waits] == ["idea_ask_agent"]
+    assert [t.name for t in TOOLS if t.waits] == ["idea_ask_agent", "idea_reply"]  # ESCALATE
 
 
 def test_schemas_are_objects_of_strings_with_their_required_fields() -> None:
@@ -26,8 +26,14 @@ def test_schemas_are_objects_of_strings_with_their_required_fields() -> None:
     assert ask["required"] == ["target", "task"]
     assert ask["properties"]["task"]["type"] == "string"
     reply = input_schema(TOOLS_BY_NAME["idea_reply"])
-    assert reply["required"] == ["result"]
+    assert reply["required"] == []  # which fields a signal needs is the orchestrator's rule
     assert reply["properties"]["ticket"]["type"] == ["string", "null"]
+    assert reply["properties"]["options"] == {
+        "type": ["array", "null"], "items": {"type": "string"},
+        "description": "ESCALATE: the choices offered to the user."}
+    assert reply["properties"]["signal"]["enum"] == [
+        "RETURN", "ERROR", "BLOCKED_ON", "CHECKPOINT", "ESCALATE", None]
+    assert ask["properties"]["zone"]["enum"] == ["kernel", "project", "personal", None]
 
 
 def test_descriptions_tell_the_model_how_delegation_works() -> None:
@@ -50,6 +56,11 @@ def test_a_call_becomes_its_command() -> None:
     assert to_command(reply, {"result": "", "ticket": "t1"}) == {
         "type": "agent.reply", "result": "", "ticket": "t1"}
     assert to_command(TOOLS_BY_NAME["idea_list_agents"], None) == {"type": "agent.list"}
+    assert to_command(reply, {"signal": "ESCALATE", "options": ["a", "b"]}) == {
+        "type": "agent.reply", "signal": "ESCALATE", "options": ["a", "b"]}
+    assert to_command(ask, {"target": "B", "task": "t", "files": ["x.py"], "zone": "project"}) \
+        == {"type": "agent.ask", "target": "B", "task": "t", "files": ["x.py"],
+            "zone": "project"}
 
 
 @pytest.mark.parametrize(("tool", "args", "says"), [
@@ -58,7 +69,8 @@ def test_a_call_becomes_its_command() -> None:
     ("idea_ask_agent", {"target": "Bob", "task": "x", "type": "agent.stop"},
      "unknown argument 'type'"),
     ("idea_list_agents", {"x": 1}, "it takes no arguments"),
-    ("idea_reply", {"ticket": "t1"}, "missing argument 'result'"),
+    ("idea_reply", {"options": "a"}, "'options' must be a list of strings"),
+    ("idea_reply", {"signal": "SHOUT"}, "'signal' must be one of RETURN, ERROR"),
 ])
 def test_bad_arguments_are_invalid(tool: str, args: dict[str, object], says: str) -> None:
     with pytest.raises(AppError) as caught:

@@ -323,3 +323,96 @@ def test_list_run_and_stop() -> None:
     with pytest.raises(AppError) as err:
         w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.ask", "target": "Alpha"})
     assert err.value.code == "INVALID" and err.value.message == "command.task: field required"
+
+
+# -- packets, the access matrix, escalation ------------------------------------------------
+def test_a_receivers_matrix_refuses_a_sender_it_does_not_list() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta", "Gamma")
+    w.s.agents.update(ROOT, a["Beta"].agent_id,
+                      persona="---\nipc:\n  receives_from: [human, Gamma]\n---\n# Beta\n")
+    with pytest.raises(AppError) as err:
+        w.s.orchestrator.dispatch(ROOT, a["Alpha"], {"type": "agent.ask", "target": "Beta",
+                                                     "task": "x"})
+    assert err.value.code == "FORBIDDEN"
+    assert err.value.message == "Beta's ipc.receives_from [human, Gamma] does not include Alpha"
+    assert injected(w, a["Beta"].session_id) == ""  # nothing queued
+    Call(w, a["Gamma"], {"type": "agent.ask", "target": "Beta", "task": "allowed"})
+    wait_until(lambda: "allowed" in injected(w, a["Beta"].session_id))
+
+
+def test_error_blocked_and_checkpoint_answers() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    ask = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "deploy"})
+    wait_until(lambda: injected(w, a["Beta"].session_id))
+    beta = a["Beta"]
+    w.s.orchestrator.dispatch(ROOT, beta, {"type": "agent.reply", "signal": "BLOCKED_ON",
+                                           "context": "waiting for the database"})
+    last = w.timeline.of(AgentActivityChanged)[-1]
+    assert (last.activity, last.blocked_on) == ("blocked", "waiting for the database")
+    w.s.orchestrator.dispatch(ROOT, beta, {"type": "agent.reply", "signal": "CHECKPOINT",
+                                           "context": "schema migrated"})
+    assert not ask.done(0.05)  # neither ends the turn
+    w.s.orchestrator.dispatch(ROOT, beta, {"type": "agent.reply", "signal": "ERROR",
+                                           "context": "the deploy key is revoked"})
+    with pytest.raises(AppError) as err:
+        ask.result()
+    assert err.value.code == "AGENT_ERROR"
+    assert err.value.message == "Beta reported an error: the deploy key is revoked"
+    assert w.timeline.of(AgentActivityChanged)[-1].activity == "idle"
+    from app.core.domain.conversation import conversation_id
+
+    said = [t.text for t in w.s.conversations.turns(ROOT, conversation_id(
+        a["Alpha"].agent_id, beta.agent_id))]
+    assert said == ["deploy", "[CHECKPOINT] schema migrated", "ERROR: the deploy key is revoked"]
+
+
+def test_an_escalation_waits_for_the_users_choice() -> None:
+    from app.core.events import EscalationRaised, EscalationResolved
+
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "pick a database"})
+    wait_until(lambda: injected(w, a["Beta"].session_id))
+    escalate = Call(w, a["Beta"], {"type": "agent.reply", "signal": "ESCALATE",
+                                   "options": ["PostgreSQL", "SQLite"]})
+    wait_until(lambda: w.timeline.of(EscalationRaised))
+    [raised] = w.timeline.of(EscalationRaised)
+    assert raised.options == ("PostgreSQL", "SQLite") and raised.task == "pick a database"
+    assert w.s.escalations.pending(ROOT) == [raised]
+    assert not escalate.done(0.05)
+    w.s.escalations.decide(ROOT, raised.ticket, "SQLite")
+    assert escalate.result() == {"choice": "SQLite"}
+    assert w.timeline.of(EscalationResolved)[-1].choice == "SQLite"
+    with pytest.raises(AppError) as err:
+        w.s.escalations.decide(ROOT, raised.ticket, "again")
+    assert err.value.code == "NOT_FOUND"
+
+
+def test_an_escalation_is_withdrawn_when_its_agent_exits() -> None:
+    from app.core.events import EscalationRaised
+
+    w = world()
+    a = setup(w, "Beta")
+    escalate = Call(w, a["Beta"], {"type": "agent.reply", "signal": "ESCALATE",
+                                   "options": ["yes", "no"]})
+    wait_until(lambda: w.timeline.of(EscalationRaised))
+    w.host.exit(a["Beta"].session_id, 0)
+    with pytest.raises(AppError) as err:
+        escalate.result()
+    assert "exited before you answered" in err.value.message
+    assert w.s.escalations.pending(ROOT) == []
+
+
+def test_the_graph_lists_active_and_queued_delegations() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "1"})
+    wait_until(lambda: injected(w, a["Beta"].session_id))
+    w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.message", "target": "Beta",
+                                             "text": "2"})
+    graph = w.s.orchestrator.graph(ROOT)
+    assert [(g["from"], g["to"], g["state"]) for g in graph] == [
+        (a["Alpha"].agent_id, a["Beta"].agent_id, "active"),
+        ("user", a["Beta"].agent_id, "queued")]
