@@ -25,6 +25,7 @@ from mcp.client.stdio import stdio_client  # noqa: E402
 
 from app.adapters.pty.posix import PtyProcessHost  # noqa: E402
 from app.bootstrap import Adapters, Config, Container, build  # noqa: E402
+from app.core.domain.access import IpcMatrix  # noqa: E402
 from app.core.domain.delegation import User  # noqa: E402
 from app.core.domain.profiles import ContextInjection, Profile, builtin_profiles  # noqa: E402
 from app.core.errors import AppError  # noqa: E402
@@ -213,3 +214,30 @@ def test_each_pair_has_its_own_log_and_the_handoff_reaches_a_relaunched_agent(
     text = context.read_text()
     assert "## Handoff" in text and "### With Alpha" in text
     assert "- **Prompt:** compute 6*7" in text
+
+
+def test_an_escalation_from_an_agent_reaches_the_user_and_the_choice_comes_back(
+        project: Project) -> None:
+    answer: dict[str, Any] = {}
+    asking = threading.Thread(target=lambda: answer.update(
+        project.ask("Beta", "escalate: keep SQLite | move to PostgreSQL")))
+    asking.start()
+    deadline = time.monotonic() + 30
+    while not project.s.escalations.pending(project.root) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    [question] = project.s.escalations.pending(project.root)
+    assert question.options == ("keep SQLite", "move to PostgreSQL")
+    assert question.task == "escalate: keep SQLite | move to PostgreSQL"
+    project.s.escalations.decide(project.root, question.ticket, "move to PostgreSQL")
+    asking.join(30)
+    assert answer["reply"] == "user chose: move to PostgreSQL"
+
+
+def test_a_matrix_that_refuses_the_sender_is_reported_to_it_with_the_rule(
+        project: Project) -> None:
+    beta = project.agent("Beta")
+    project.s.agents.set_ipc(project.root, beta, IpcMatrix(receives_from=("human",)))
+    reply = project.ask("Alpha", "ask Beta: compute 1+1")["reply"]
+    assert reply == ("Beta says: error: idea: FORBIDDEN: Beta's ipc.receives_from [human] does "
+                     "not include Alpha")
+    assert project.ask("Beta", "compute 1+1")["reply"] == "2"  # the user may
