@@ -308,13 +308,20 @@ export class ProjectTab {
   }
 
   /**
-   * `agentActivity`: the agent's activity and queue depth as the backend says. Returns its
-   * previous activity (`undefined` for an agent the tab does not list).
+   * `agentActivity`: the agent's activity and queue depth as the backend says, and while it is
+   * `blocked` what on (dropped with any other activity). Returns its previous activity
+   * (`undefined` for an agent the tab does not list).
    */
-  agentActivity(agentId: string, activity: AgentActivity, queueDepth: number): AgentActivity | undefined {
+  agentActivity(agentId: string, activity: AgentActivity, queueDepth: number, blockedOn?: string | null): AgentActivity | undefined {
     const previous = this.#agents.find((a) => a.agentId === agentId);
     if (!previous) return undefined;
-    this.#agents = this.#agents.map((a) => (a.agentId === agentId ? { ...a, activity, queueDepth } : a));
+    this.#agents = this.#agents.map((a) => {
+      if (a.agentId !== agentId) return a;
+      const next: AgentDTO = { ...a, activity, queueDepth };
+      if (activity === 'blocked' && blockedOn) next.blockedOn = blockedOn;
+      else delete next.blockedOn;
+      return next;
+    });
     return previous.activity;
   }
 

@@ -295,7 +295,7 @@ export class Workspace {
           tab.agentStateChanged(event.agentId, event.state, event.sessionId);
           break;
         case 'agentActivity':
-          this.#agentActivity(tab, event.agentId, tab.agentActivity(event.agentId, event.activity, event.queueDepth));
+          this.#agentActivity(tab, event.agentId, tab.agentActivity(event.agentId, event.activity, event.queueDepth, event.blockedOn));
           break;
         case 'delegation': {
           const { ticket, from, to, state, reason } = event;
