@@ -53,6 +53,8 @@ export class ProjectTab {
   #delegations = $state.raw<Record<string, DelegationDTO>>({});
   /** Something happened out of sight (an agent finished, waits…): the tab shows a dot. */
   #attention = $state(false);
+  /** The agent whose conversations the dialog shows; `null` = closed. */
+  #conversationsAgentId = $state<string | null>(null);
 
   readonly #layoutRoot: LayoutNode | null = $derived(activeRoot(this.#layouts));
   readonly #delegationList: DelegationDTO[] = $derived(Object.values(this.#delegations));
@@ -137,6 +139,19 @@ export class ProjectTab {
   /** The tab has news the user has not seen (cleared when the tab is shown). */
   get attention(): boolean {
     return this.#attention;
+  }
+
+  /** The agent whose conversations are shown (from its card or its cell's ⋯ menu); `null` = none. */
+  get conversationsAgentId(): string | null {
+    return this.#conversationsAgentId;
+  }
+
+  openConversations(agentId: string): void {
+    this.#conversationsAgentId = agentId;
+  }
+
+  closeConversations(): void {
+    this.#conversationsAgentId = null;
   }
 
   refresh(dto: ProjectDTO): void {
@@ -389,6 +404,7 @@ export class ProjectTab {
   async deleteAgent(agentId: string): Promise<void> {
     await this.#gateway.agents.delete(this.root, agentId);
     this.#agents = this.#agents.filter((a) => a.agentId !== agentId);
+    if (this.#conversationsAgentId === agentId) this.#conversationsAgentId = null;
   }
 
   /** Focuses and briefly highlights a cell (the "Go to cell" button). */
