@@ -1,3 +1,4 @@
+import { graphEdges, mergeSnapshot } from '../../lib/domain/delegation-graph';
 import { activeRoot, findLeaf, leafWithSession, leaves } from '../../lib/domain/layout-tree';
 import {
   asGatewayError,
@@ -58,6 +59,7 @@ export class ProjectTab {
 
   readonly #layoutRoot: LayoutNode | null = $derived(activeRoot(this.#layouts));
   readonly #delegationList: DelegationDTO[] = $derived(Object.values(this.#delegations));
+  readonly #graph: DelegationDTO[] = $derived(graphEdges(this.#delegationList));
   readonly #detachedSessions: SessionDTO[] = $derived.by(() => {
     const shown = leaves(this.#layoutRoot).map((l) => l.session);
     return this.#sessions.filter((s) => s.alive && !shown.includes(s.sessionId));
@@ -67,6 +69,9 @@ export class ProjectTab {
   #notices: TabNotices;
   #highlightTimer: ReturnType<typeof setTimeout> | undefined;
   #endedTimers: ReturnType<typeof setTimeout>[] = [];
+  /** Count of `delegation` pushes, and when (in that count) each ticket was last heard of. */
+  #heard = 0;
+  #heardAt: Record<string, number> = {};
 
   constructor(dto: ProjectDTO, gateway: Gateway, notices: TabNotices) {
     this.root = dto.root;
@@ -134,6 +139,11 @@ export class ProjectTab {
   /** Delegations under way (and those that ended a moment ago), oldest first. */
   get delegations(): readonly DelegationDTO[] {
     return this.#delegationList;
+  }
+
+  /** The wait-for graph: delegations queued or running (who waits on whom), running ones first. */
+  get graph(): readonly DelegationDTO[] {
+    return this.#graph;
   }
 
   /** The tab has news the user has not seen (cleared when the tab is shown). */
@@ -342,6 +352,7 @@ export class ProjectTab {
 
   /** `delegation`: a ticket was queued, started or ended; an ended one drops out a moment later. */
   delegationChanged(delegation: DelegationDTO): void {
+    this.#heardAt[delegation.ticket] = ++this.#heard;
     this.#delegations = { ...this.#delegations, [delegation.ticket]: delegation };
     if (delegation.state !== 'done' && delegation.state !== 'failed') return;
     const timer = setTimeout(() => {
@@ -352,6 +363,16 @@ export class ProjectTab {
       this.#delegations = next;
     }, ENDED_DELEGATION_MS);
     this.#endedTimers.push(timer);
+  }
+
+  /**
+   * Seeds the graph from `orchestration.graph` (delegations from before this window, or pushes
+   * it missed); what a push said while the call was under way wins. Rejects like the gateway.
+   */
+  async loadGraph(): Promise<void> {
+    const since = this.#heard;
+    const snapshot = await this.#gateway.orchestration.graph(this.root);
+    this.#delegations = mergeSnapshot(this.#delegations, snapshot, (ticket) => (this.#heardAt[ticket] ?? 0) > since);
   }
 
   delegation(ticket: string): DelegationDTO | undefined {
