@@ -15,6 +15,7 @@ import {
   type SendResult,
   type SessionDTO,
 } from '../../lib/ports';
+import { EscalationQueue } from '../orchestration/escalations.svelte';
 
 /** How long a delegation that ended stays visible (arrows, card) before it drops out. */
 export const ENDED_DELEGATION_MS = 4000;
@@ -42,6 +43,8 @@ export interface CellNotice {
  */
 export class ProjectTab {
   readonly root: string;
+  /** Questions of this project's agents waiting for the user's decision. */
+  readonly escalations: EscalationQueue;
   #name = $state('');
   #agents = $state.raw<AgentDTO[]>([]);
   #layouts = $state.raw<LayoutDoc | null>(null);
@@ -76,6 +79,7 @@ export class ProjectTab {
   constructor(dto: ProjectDTO, gateway: Gateway, notices: TabNotices) {
     this.root = dto.root;
     this.#gateway = gateway;
+    this.escalations = new EscalationQueue(gateway, dto.root);
     this.#notices = notices;
     this.refresh(dto);
   }
