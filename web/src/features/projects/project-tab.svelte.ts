@@ -8,6 +8,7 @@ import {
   type AgentState,
   type DelegationDTO,
   type Gateway,
+  type IpcMatrix,
   type LayoutDoc,
   type LayoutNode,
   type LayoutOp,
@@ -25,6 +26,9 @@ export interface TabNotices {
   report(error: unknown, context: string, kind: 'layout' | 'agent' | 'terminal'): void;
   resolved(kind: 'layout' | 'agent' | 'terminal'): void;
 }
+
+/** What the tab knows of an agent's access matrix: read (`null` = none declared), or unreadable. */
+export type IpcView = { state: 'ready'; matrix: IpcMatrix | null } | { state: 'error'; message: string };
 
 /** A message shown inside a cell (launch failures, "already running elsewhere"). */
 export interface CellNotice {
@@ -59,6 +63,10 @@ export class ProjectTab {
   #attention = $state(false);
   /** The agent whose conversations the dialog shows; `null` = closed. */
   #conversationsAgentId = $state<string | null>(null);
+  /** Access matrices by agent id, as last read or saved. */
+  #ipc = $state.raw<Readonly<Record<string, IpcView>>>({});
+  /** Agents whose matrix was asked for already (not rendered). */
+  #ipcAsked: Record<string, true> = {};
 
   readonly #layoutRoot: LayoutNode | null = $derived(activeRoot(this.#layouts));
   readonly #delegationList: DelegationDTO[] = $derived(Object.values(this.#delegations));
@@ -158,6 +166,40 @@ export class ProjectTab {
   /** The agent whose conversations are shown (from its card or its cell's ⋯ menu); `null` = none. */
   get conversationsAgentId(): string | null {
     return this.#conversationsAgentId;
+  }
+
+  /** The agent's access matrix as last read or saved; `undefined` before the first read. */
+  ipcOf(agentId: string): IpcView | undefined {
+    return this.#ipc[agentId];
+  }
+
+  /** Reads every listed agent's matrix not asked for yet (the cards' summaries); errors are kept per agent. */
+  ensureIpc(): void {
+    for (const { agentId } of this.#agents) {
+      if (this.#ipcAsked[agentId]) continue;
+      this.#ipcAsked[agentId] = true;
+      this.loadIpc(agentId).catch(() => undefined);
+    }
+  }
+
+  /** Reads the agent's matrix (`agents.ipc`) and keeps it; rejects like the gateway (kept as unreadable). */
+  async loadIpc(agentId: string): Promise<IpcMatrix | null> {
+    this.#ipcAsked[agentId] = true;
+    try {
+      const matrix = await this.#gateway.agents.ipc(this.root, agentId);
+      this.#ipc = { ...this.#ipc, [agentId]: { state: 'ready', matrix } };
+      return matrix;
+    } catch (error) {
+      this.#ipc = { ...this.#ipc, [agentId]: { state: 'error', message: asGatewayError(error).message } };
+      throw error;
+    }
+  }
+
+  /** Writes (or with `null` removes) the agent's matrix; keeps what the backend stored. */
+  async setIpc(agentId: string, matrix: IpcMatrix | null): Promise<IpcMatrix | null> {
+    const stored = await this.#gateway.agents.setIpc(this.root, agentId, matrix);
+    this.#ipc = { ...this.#ipc, [agentId]: { state: 'ready', matrix: stored } };
+    return stored;
   }
 
   openConversations(agentId: string): void {
@@ -417,12 +459,16 @@ export class ProjectTab {
   async createAgent(input: AgentInput): Promise<AgentDTO> {
     const agent = await this.#gateway.agents.create(this.root, input);
     this.#agents = [...this.#agents, agent];
+    // A new persona may open with front matter of its own.
+    this.loadIpc(agent.agentId).catch(() => undefined);
     return agent;
   }
 
   async updateAgent(agentId: string, input: Partial<AgentInput>): Promise<AgentDTO> {
     const agent = await this.#gateway.agents.update(this.root, agentId, input);
     this.#agents = this.#agents.map((a) => (a.agentId === agentId ? agent : a));
+    // The persona's front matter holds the matrix: an edited persona may have changed it.
+    if (input.persona !== undefined) this.loadIpc(agentId).catch(() => undefined);
     return agent;
   }
 
