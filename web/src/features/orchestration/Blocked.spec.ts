@@ -43,7 +43,7 @@ describe('a blocked agent', () => {
     const h = await betaWorking();
     h.gateway.push({ events: [{ type: 'agentActivity', root: '/p', agentId: 'a2', activity: 'blocked', queueDepth: 0, blockedOn: null }] });
     await settle();
-    expect(within(card('a2')).getByTestId('agent-blocked')).toHaveTextContent(/^⛔ blocked$/);
+    expect(within(card('a2')).getByTestId('agent-blocked')).toHaveTextContent(/^⊘ blocked$/);
 
     h.gateway.push({ events: [{ type: 'agentActivity', root: '/p', agentId: 'a2', activity: 'blocked', queueDepth: 0, blockedOn: 'disk full' }] });
     await settle();
