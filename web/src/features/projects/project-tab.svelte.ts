@@ -42,8 +42,11 @@ export interface CellNotice {
  * per-cell UI state. The layout document is only ever the backend's: the answer of
  * `layout.edit`, `terminals.openShell`, `agents.launch`, or a `layoutChanged` push. The session
  * list starts from the DTO and follows the `session*` pushes; agents' running state follows
- * `agentStateChanged`, their activity and queue depth `agentActivity`. Delegations (who asked
- * whom) are kept by ticket from the `delegation` pushes; ended ones drop out after a moment.
+ * `agentStateChanged`, their activity, queue depth and what a blocked one is blocked on
+ * `agentActivity`. Delegations (who asked whom) are kept by ticket from the `delegation` pushes
+ * (and an `orchestration.graph` snapshot when the graph opens); ended ones drop out after a
+ * moment. The tab also holds its agents' questions to the user (`escalations`), their access
+ * matrices as read or saved, and which agent's conversations the dialog shows.
  */
 export class ProjectTab {
   readonly root: string;
