@@ -130,10 +130,11 @@ export type LayoutOp =
   | { kind: 'redo' };
 
 /**
- * What an agent is doing (docs/contracts.md §7.2): `busy` from the start of a turn until its
- * end, `waiting` while a busy agent waits for the user (permission, input).
+ * What an agent is doing (docs/contracts.md §7.2, §8.4): `busy` from the start of a turn until
+ * its end, `waiting` while a busy agent waits for the user (permission, input), `blocked` while
+ * a busy agent reported being blocked on something (a BLOCKED_ON packet; its turn goes on).
  */
-export type AgentActivity = 'starting' | 'idle' | 'busy' | 'waiting' | 'stopped';
+export type AgentActivity = 'starting' | 'idle' | 'busy' | 'waiting' | 'blocked' | 'stopped';
 
 export interface AgentDTO {
   agentId: string;
@@ -147,6 +148,11 @@ export interface AgentDTO {
   activity: AgentActivity;
   /** Tickets waiting in its mailbox behind the current turn. */
   queueDepth: number;
+  /**
+   * While `activity` is `blocked`: what it is blocked on (the BLOCKED_ON packet's context).
+   * Kept from the `agentActivity` pushes; a backend may also send it in the DTO.
+   */
+  blockedOn?: string | null;
 }
 
 export interface AgentInput {
@@ -218,6 +224,70 @@ export interface SendResult {
   error?: { code: ErrorCode; message: string };
 }
 
+/**
+ * The signals a context packet carries (seed 004, docs/contracts.md §8.2), in the seed's order.
+ */
+export const SIGNALS = ['SPAWN', 'RETURN', 'BLOCKED_ON', 'CHECKPOINT', 'HANDOFF', 'ESCALATE', 'ERROR'] as const;
+export type Signal = (typeof SIGNALS)[number];
+
+/** The zones a packet may name (`zone_access`). */
+export const ZONES = ['kernel', 'project', 'personal'] as const;
+export type Zone = (typeof ZONES)[number];
+
+/**
+ * An agent's access matrix (docs/contracts.md §8.3), the `ipc:` front matter of its persona.
+ * A key left out restricts nothing; a list (even empty) restricts to what it names. Names are
+ * agent names (case-insensitive), `human` for the user, `*` for anyone. The lists are strings
+ * as they are on disk: a signal or zone the UI does not know is kept, not dropped.
+ */
+export interface IpcMatrix {
+  receivesFrom?: string[];
+  sendsTo?: string[];
+  signals?: string[];
+  zoneAccess?: string[];
+}
+
+/** One of an agent's pair conversations (`conversations.list`): `peer` null = the user. */
+export interface ConversationSummary {
+  id: string;
+  peer: string | null;
+  /** Number of turns in its log. */
+  turns: number;
+  /** When its last turn was logged (ms since the epoch); 0 for an empty log. */
+  lastAtMs: number;
+}
+
+/** Who said a turn: an agent, or the user. */
+export type TurnSource = { kind: 'agent'; agentId: string } | { kind: 'human' };
+
+/** One line of a pair's `log.jsonl` (docs/contracts.md §8.1). */
+export interface Turn {
+  id: string;
+  conversation: string;
+  atMs: number;
+  source: TurnSource;
+  role: 'prompt' | 'response';
+  text: string;
+}
+
+/** `conversations.read`: the pair's turns, oldest first, and its `handoff.md` (if any). */
+export interface ConversationDTO {
+  turns: Turn[];
+  handoff: string | null;
+}
+
+/**
+ * An agent needs the user to decide (an ESCALATE packet): one of `options`, or a free answer.
+ * `ticket` names the question (`orchestration.decide`); `task` is the agent's current task.
+ */
+export interface Escalation {
+  root: string;
+  ticket: string;
+  agentId: string;
+  options: string[];
+  task?: string | null;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Pushes (Python → JS)
 
@@ -265,8 +335,20 @@ export type PushEvent =
   | { type: 'sessionReleased'; root: string; sessionId: string }
   | { type: 'agentStateChanged'; root: string; agentId: string; state: AgentState; sessionId?: string }
   | ({ type: 'delegationReady' } & DelegationReady)
-  | { type: 'agentActivity'; root: string; agentId: string; activity: AgentActivity; queueDepth: number; ticket?: string }
-  | ({ type: 'delegation'; root: string } & DelegationDTO);
+  | {
+      type: 'agentActivity';
+      root: string;
+      agentId: string;
+      activity: AgentActivity;
+      queueDepth: number;
+      ticket?: string;
+      /** With `activity: 'blocked'`: what the agent is blocked on. */
+      blockedOn?: string | null;
+    }
+  | ({ type: 'delegation'; root: string } & DelegationDTO)
+  | ({ type: 'escalation' } & Escalation)
+  /** The question was answered (here or in another window); `choice` null = withdrawn (its agent went away). */
+  | { type: 'escalationResolved'; root: string; ticket: string; choice: string | null };
 
 export interface PushBatch {
   output?: Record<string, string>;
@@ -281,7 +363,7 @@ export type Unsubscribe = () => void;
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-/** Stable codes of `app/core/errors.py`. */
+/** Stable codes of `app/core/errors.py` (`AGENT_ERROR`: the target answered with an ERROR packet). */
 export type ErrorCode =
   | 'NOT_FOUND'
   | 'INVALID'
@@ -295,6 +377,7 @@ export type ErrorCode =
   | 'TIMEOUT'
   | 'CYCLE'
   | 'NO_REPLY'
+  | 'AGENT_ERROR'
   | 'INTERNAL';
 
 /** Every `ErrorCode`, for adapters that read codes off the wire. */
@@ -311,6 +394,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'TIMEOUT',
   'CYCLE',
   'NO_REPLY',
+  'AGENT_ERROR',
   'INTERNAL',
 ];
 
@@ -375,6 +459,14 @@ export interface AgentsGateway {
    * Errors: `COMMAND_NOT_FOUND`, `AGENT_ALREADY_RUNNING` (details.nodeId: where it is shown).
    */
   launch(root: string, agentId: string, nodeId: string, cols: number, rows: number): Promise<LaunchResult>;
+  /** The agent's access matrix; `null` = none declared (unrestricted). `INVALID` when malformed. */
+  ipc(root: string, agentId: string): Promise<IpcMatrix | null>;
+  /**
+   * Writes (or, with `null`, removes) the matrix in the persona's front matter, its text
+   * untouched; answers the matrix as stored (`null` when nothing is declared). `INVALID` names
+   * an unknown signal or zone.
+   */
+  setIpc(root: string, agentId: string, matrix: IpcMatrix | null): Promise<IpcMatrix | null>;
 }
 
 export interface TerminalsGateway {
@@ -401,6 +493,20 @@ export interface OrchestrationGateway {
   send(root: string, targets: string[], text: string): Promise<SendResult[]>;
   /** The write portal typed and submitted `ticket` (best effort; once per ticket). */
   delivered(root: string, ticket: string): Promise<null>;
+  /**
+   * The user's answer to escalation `ticket`: one of its options or a free text. `NOT_FOUND`
+   * when it is no longer pending (answered elsewhere, or its agent went away).
+   */
+  decide(root: string, ticket: string, choice: string): Promise<null>;
+  /** The project's delegations not done yet (`state` `active` or `queued`). */
+  graph(root: string): Promise<DelegationDTO[]>;
+}
+
+export interface ConversationsGateway {
+  /** The agent's pair conversations, most recent first. */
+  list(root: string, agentId: string): Promise<ConversationSummary[]>;
+  /** One conversation's turns and handoff. `NOT_FOUND` for an unknown id. */
+  read(root: string, conversationId: string): Promise<ConversationDTO>;
 }
 
 export interface Gateway {
@@ -413,6 +519,7 @@ export interface Gateway {
   readonly agents: AgentsGateway;
   readonly terminals: TerminalsGateway;
   readonly orchestration: OrchestrationGateway;
+  readonly conversations: ConversationsGateway;
   /** Subscribes to pushes; batches received before the first subscriber are replayed to it. */
   onPush(handler: PushHandler): Unsubscribe;
 }

@@ -1,3 +1,4 @@
+import { graphEdges, mergeSnapshot } from '../../lib/domain/delegation-graph';
 import { activeRoot, findLeaf, leafWithSession, leaves } from '../../lib/domain/layout-tree';
 import {
   asGatewayError,
@@ -7,6 +8,7 @@ import {
   type AgentState,
   type DelegationDTO,
   type Gateway,
+  type IpcMatrix,
   type LayoutDoc,
   type LayoutNode,
   type LayoutOp,
@@ -14,6 +16,7 @@ import {
   type SendResult,
   type SessionDTO,
 } from '../../lib/ports';
+import { EscalationQueue } from '../orchestration/escalations.svelte';
 
 /** How long a delegation that ended stays visible (arrows, card) before it drops out. */
 export const ENDED_DELEGATION_MS = 4000;
@@ -23,6 +26,9 @@ export interface TabNotices {
   report(error: unknown, context: string, kind: 'layout' | 'agent' | 'terminal'): void;
   resolved(kind: 'layout' | 'agent' | 'terminal'): void;
 }
+
+/** What the tab knows of an agent's access matrix: read (`null` = none declared), or unreadable. */
+export type IpcView = { state: 'ready'; matrix: IpcMatrix | null } | { state: 'error'; message: string };
 
 /** A message shown inside a cell (launch failures, "already running elsewhere"). */
 export interface CellNotice {
@@ -36,11 +42,16 @@ export interface CellNotice {
  * per-cell UI state. The layout document is only ever the backend's: the answer of
  * `layout.edit`, `terminals.openShell`, `agents.launch`, or a `layoutChanged` push. The session
  * list starts from the DTO and follows the `session*` pushes; agents' running state follows
- * `agentStateChanged`, their activity and queue depth `agentActivity`. Delegations (who asked
- * whom) are kept by ticket from the `delegation` pushes; ended ones drop out after a moment.
+ * `agentStateChanged`, their activity, queue depth and what a blocked one is blocked on
+ * `agentActivity`. Delegations (who asked whom) are kept by ticket from the `delegation` pushes
+ * (and an `orchestration.graph` snapshot when the graph opens); ended ones drop out after a
+ * moment. The tab also holds its agents' questions to the user (`escalations`), their access
+ * matrices as read or saved, and which agent's conversations the dialog shows.
  */
 export class ProjectTab {
   readonly root: string;
+  /** Questions of this project's agents waiting for the user's decision. */
+  readonly escalations: EscalationQueue;
   #name = $state('');
   #agents = $state.raw<AgentDTO[]>([]);
   #layouts = $state.raw<LayoutDoc | null>(null);
@@ -53,9 +64,16 @@ export class ProjectTab {
   #delegations = $state.raw<Record<string, DelegationDTO>>({});
   /** Something happened out of sight (an agent finished, waits…): the tab shows a dot. */
   #attention = $state(false);
+  /** The agent whose conversations the dialog shows; `null` = closed. */
+  #conversationsAgentId = $state<string | null>(null);
+  /** Access matrices by agent id, as last read or saved. */
+  #ipc = $state.raw<Readonly<Record<string, IpcView>>>({});
+  /** Agents whose matrix was asked for already (not rendered). */
+  #ipcAsked: Record<string, true> = {};
 
   readonly #layoutRoot: LayoutNode | null = $derived(activeRoot(this.#layouts));
   readonly #delegationList: DelegationDTO[] = $derived(Object.values(this.#delegations));
+  readonly #graph: DelegationDTO[] = $derived(graphEdges(this.#delegationList));
   readonly #detachedSessions: SessionDTO[] = $derived.by(() => {
     const shown = leaves(this.#layoutRoot).map((l) => l.session);
     return this.#sessions.filter((s) => s.alive && !shown.includes(s.sessionId));
@@ -65,10 +83,14 @@ export class ProjectTab {
   #notices: TabNotices;
   #highlightTimer: ReturnType<typeof setTimeout> | undefined;
   #endedTimers: ReturnType<typeof setTimeout>[] = [];
+  /** Count of `delegation` pushes, and when (in that count) each ticket was last heard of. */
+  #heard = 0;
+  #heardAt: Record<string, number> = {};
 
   constructor(dto: ProjectDTO, gateway: Gateway, notices: TabNotices) {
     this.root = dto.root;
     this.#gateway = gateway;
+    this.escalations = new EscalationQueue(gateway, dto.root);
     this.#notices = notices;
     this.refresh(dto);
   }
@@ -134,9 +156,61 @@ export class ProjectTab {
     return this.#delegationList;
   }
 
+  /** The wait-for graph: delegations queued or running (who waits on whom), running ones first. */
+  get graph(): readonly DelegationDTO[] {
+    return this.#graph;
+  }
+
   /** The tab has news the user has not seen (cleared when the tab is shown). */
   get attention(): boolean {
     return this.#attention;
+  }
+
+  /** The agent whose conversations are shown (from its card or its cell's ⋯ menu); `null` = none. */
+  get conversationsAgentId(): string | null {
+    return this.#conversationsAgentId;
+  }
+
+  /** The agent's access matrix as last read or saved; `undefined` before the first read. */
+  ipcOf(agentId: string): IpcView | undefined {
+    return this.#ipc[agentId];
+  }
+
+  /** Reads every listed agent's matrix not asked for yet (the cards' summaries); errors are kept per agent. */
+  ensureIpc(): void {
+    for (const { agentId } of this.#agents) {
+      if (this.#ipcAsked[agentId]) continue;
+      this.#ipcAsked[agentId] = true;
+      this.loadIpc(agentId).catch(() => undefined);
+    }
+  }
+
+  /** Reads the agent's matrix (`agents.ipc`) and keeps it; rejects like the gateway (kept as unreadable). */
+  async loadIpc(agentId: string): Promise<IpcMatrix | null> {
+    this.#ipcAsked[agentId] = true;
+    try {
+      const matrix = await this.#gateway.agents.ipc(this.root, agentId);
+      this.#ipc = { ...this.#ipc, [agentId]: { state: 'ready', matrix } };
+      return matrix;
+    } catch (error) {
+      this.#ipc = { ...this.#ipc, [agentId]: { state: 'error', message: asGatewayError(error).message } };
+      throw error;
+    }
+  }
+
+  /** Writes (or with `null` removes) the agent's matrix; keeps what the backend stored. */
+  async setIpc(agentId: string, matrix: IpcMatrix | null): Promise<IpcMatrix | null> {
+    const stored = await this.#gateway.agents.setIpc(this.root, agentId, matrix);
+    this.#ipc = { ...this.#ipc, [agentId]: { state: 'ready', matrix: stored } };
+    return stored;
+  }
+
+  openConversations(agentId: string): void {
+    this.#conversationsAgentId = agentId;
+  }
+
+  closeConversations(): void {
+    this.#conversationsAgentId = null;
   }
 
   refresh(dto: ProjectDTO): void {
@@ -308,18 +382,26 @@ export class ProjectTab {
   }
 
   /**
-   * `agentActivity`: the agent's activity and queue depth as the backend says. Returns its
-   * previous activity (`undefined` for an agent the tab does not list).
+   * `agentActivity`: the agent's activity and queue depth as the backend says, and while it is
+   * `blocked` what on (dropped with any other activity). Returns its previous activity
+   * (`undefined` for an agent the tab does not list).
    */
-  agentActivity(agentId: string, activity: AgentActivity, queueDepth: number): AgentActivity | undefined {
+  agentActivity(agentId: string, activity: AgentActivity, queueDepth: number, blockedOn?: string | null): AgentActivity | undefined {
     const previous = this.#agents.find((a) => a.agentId === agentId);
     if (!previous) return undefined;
-    this.#agents = this.#agents.map((a) => (a.agentId === agentId ? { ...a, activity, queueDepth } : a));
+    this.#agents = this.#agents.map((a) => {
+      if (a.agentId !== agentId) return a;
+      const next: AgentDTO = { ...a, activity, queueDepth };
+      if (activity === 'blocked' && blockedOn) next.blockedOn = blockedOn;
+      else delete next.blockedOn;
+      return next;
+    });
     return previous.activity;
   }
 
   /** `delegation`: a ticket was queued, started or ended; an ended one drops out a moment later. */
   delegationChanged(delegation: DelegationDTO): void {
+    this.#heardAt[delegation.ticket] = ++this.#heard;
     this.#delegations = { ...this.#delegations, [delegation.ticket]: delegation };
     if (delegation.state !== 'done' && delegation.state !== 'failed') return;
     const timer = setTimeout(() => {
@@ -330,6 +412,16 @@ export class ProjectTab {
       this.#delegations = next;
     }, ENDED_DELEGATION_MS);
     this.#endedTimers.push(timer);
+  }
+
+  /**
+   * Seeds the graph from `orchestration.graph` (delegations from before this window, or pushes
+   * it missed); what a push said while the call was under way wins. Rejects like the gateway.
+   */
+  async loadGraph(): Promise<void> {
+    const since = this.#heard;
+    const snapshot = await this.#gateway.orchestration.graph(this.root);
+    this.#delegations = mergeSnapshot(this.#delegations, snapshot, (ticket) => (this.#heardAt[ticket] ?? 0) > since);
   }
 
   delegation(ticket: string): DelegationDTO | undefined {
@@ -370,18 +462,23 @@ export class ProjectTab {
   async createAgent(input: AgentInput): Promise<AgentDTO> {
     const agent = await this.#gateway.agents.create(this.root, input);
     this.#agents = [...this.#agents, agent];
+    // A new persona may open with front matter of its own.
+    this.loadIpc(agent.agentId).catch(() => undefined);
     return agent;
   }
 
   async updateAgent(agentId: string, input: Partial<AgentInput>): Promise<AgentDTO> {
     const agent = await this.#gateway.agents.update(this.root, agentId, input);
     this.#agents = this.#agents.map((a) => (a.agentId === agentId ? agent : a));
+    // The persona's front matter holds the matrix: an edited persona may have changed it.
+    if (input.persona !== undefined) this.loadIpc(agentId).catch(() => undefined);
     return agent;
   }
 
   async deleteAgent(agentId: string): Promise<void> {
     await this.#gateway.agents.delete(this.root, agentId);
     this.#agents = this.#agents.filter((a) => a.agentId !== agentId);
+    if (this.#conversationsAgentId === agentId) this.#conversationsAgentId = null;
   }
 
   /** Focuses and briefly highlights a cell (the "Go to cell" button). */

@@ -2,6 +2,7 @@ import {
   asGatewayError,
   type AgentActivity,
   type AppInfo,
+  type Escalation,
   type Gateway,
   type Profile,
   type ProjectDTO,
@@ -61,6 +62,8 @@ export class Workspace {
 
   /** In-app notifications: agents out of sight that finished or wait, failed delegations. */
   readonly toasts = new Toasts();
+  /** The toast announcing each escalation raised out of sight, by ticket (it goes once resolved). */
+  #escalationToasts: Record<string, number> = {};
 
   constructor(gateway: Gateway) {
     this.#gateway = gateway;
@@ -295,7 +298,7 @@ export class Workspace {
           tab.agentStateChanged(event.agentId, event.state, event.sessionId);
           break;
         case 'agentActivity':
-          this.#agentActivity(tab, event.agentId, tab.agentActivity(event.agentId, event.activity, event.queueDepth));
+          this.#agentActivity(tab, event.agentId, tab.agentActivity(event.agentId, event.activity, event.queueDepth, event.blockedOn));
           break;
         case 'delegation': {
           const { ticket, from, to, state, reason } = event;
@@ -304,6 +307,16 @@ export class Workspace {
             const message = `Task for ${tab.participantName(to)} from ${tab.participantName(from)} failed: ${reason ?? 'unknown reason'}`;
             this.toasts.show({ message, tone: 'error', root: tab.root, agentId: to });
           }
+          break;
+        }
+        case 'escalation':
+          this.#escalation(tab, event);
+          break;
+        case 'escalationResolved': {
+          tab.escalations.resolved(event.ticket);
+          const toast = this.#escalationToasts[event.ticket];
+          if (toast !== undefined) this.toasts.dismiss(toast);
+          delete this.#escalationToasts[event.ticket];
           break;
         }
       }
@@ -324,6 +337,21 @@ export class Workspace {
     if (inSight) return;
     this.toasts.show({ message: attentionMessage(kind, agent.name), tone: 'info', root: tab.root, agentId });
     if (tab.root !== this.#activeRoot) tab.markAttention();
+  }
+
+  /**
+   * An agent asks the user to decide: the question joins its tab's queue (the prompt shows
+   * while the tab does); out of sight, a toast says so and the tab gets a dot.
+   */
+  #escalation(tab: ProjectTab, event: Escalation): void {
+    const { ticket, agentId, options } = event;
+    const escalation: Escalation = { root: tab.root, ticket, agentId, options: options ?? [] };
+    if (event.task) escalation.task = event.task;
+    if (!tab.escalations.raise(escalation) || tab.root === this.#activeRoot) return;
+    const name = tab.agentName(agentId) ?? agentId;
+    const toast = this.toasts.show({ message: `${name} needs your decision`, tone: 'info', root: tab.root, agentId });
+    this.#escalationToasts[ticket] = toast.id;
+    tab.markAttention();
   }
 
   /** Shows a tab (or the start screen); the tab's attention dot goes. */

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { PushEvent } from '../ports';
+import type { IpcMatrix, PushEvent } from '../ports';
 import { agent, project, settle } from '../../test/harness';
 import { MockGateway } from './mock';
 
 /** A gateway whose pushes are collected, with agent Beta running in session s1. */
-async function running(options: { inboxCapacity?: number; attach?: boolean } = {}) {
+async function running(options: { inboxCapacity?: number; attach?: boolean; ipc?: Record<string, IpcMatrix> } = {}) {
   const gateway = new MockGateway({
     projects: [project('/p', { agents: [agent('a1', 'Alpha'), agent('a2', 'Beta')] })],
     inboxCapacity: options.inboxCapacity,
+    ipc: options.ipc,
   });
   const events: PushEvent[] = [];
   gateway.onPush((batch) => events.push(...(batch.events ?? [])));
@@ -97,5 +98,101 @@ describe('MockBackend orchestration', () => {
     await settle();
     expect(ofType(events, 'delegation').at(-1)).toMatchObject({ from: 'a1', to: 'a2', state: 'failed', reason: 'NO_REPLY' });
     expect(ofType(events, 'agentActivity').at(-1)).toMatchObject({ agentId: 'a2', activity: 'stopped' });
+  });
+});
+
+describe('MockBackend conversations, packets, matrix and escalations (contracts §8)', () => {
+  it('logs each turn in the pair conversation: the user and Beta, Alpha and Beta apart', async () => {
+    const { gateway } = await running();
+    await gateway.orchestration.send('/p', ['a2'], 'from you');
+    await settle();
+    gateway.backend.finishTurn('a2', { state: 'done', reply: 'ok, done' });
+    gateway.backend.ask('/p', 'a1', 'a2', 'from Alpha');
+    await settle();
+
+    const list = await gateway.conversations.list('/p', 'a2');
+    expect(list.map((c) => [c.peer, c.turns])).toEqual([
+      ['a1', 1],
+      [null, 2],
+    ]);
+    const withUser = await gateway.conversations.read('/p', list[1].id);
+    expect(withUser.turns.map((t) => [t.source, t.role, t.text])).toEqual([
+      [{ kind: 'human' }, 'prompt', 'from you'],
+      [{ kind: 'agent', agentId: 'a2' }, 'response', 'ok, done'],
+    ]);
+    expect(withUser.handoff).toContain('- **Response:** ok, done');
+    expect((await gateway.conversations.list('/p', 'a1')).map((c) => c.peer)).toEqual(['a2']);
+    await expect(gateway.conversations.read('/p', 'nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('plays reply packets: BLOCKED_ON blocks, ERROR fails with AGENT_ERROR', async () => {
+    const { gateway, events } = await running();
+    gateway.backend.ask('/p', 'a1', 'a2', 'build it');
+    await settle();
+    gateway.backend.reply('a2', { signal: 'BLOCKED_ON', context: 'no access to the registry' });
+    await settle();
+    expect(ofType(events, 'agentActivity').at(-1)).toMatchObject({ activity: 'blocked', blockedOn: 'no access to the registry' });
+
+    gateway.backend.reply('a2', { signal: 'ERROR', context: 'gave up' });
+    await settle();
+    expect(ofType(events, 'delegation').at(-1)).toMatchObject({ state: 'failed', reason: 'AGENT_ERROR' });
+    const last = ofType(events, 'agentActivity').at(-1)!;
+    expect(last).toMatchObject({ activity: 'idle' });
+    expect(last).not.toHaveProperty('blockedOn');
+  });
+
+  it('asks the user on ESCALATE until decide; a second decide is NOT_FOUND', async () => {
+    const { gateway, events } = await running();
+    gateway.backend.ask('/p', 'a1', 'a2', 'pick a database');
+    await settle();
+    const ticket = gateway.backend.reply('a2', { signal: 'ESCALATE', options: ['Postgres', 'SQLite'] })!;
+    await settle();
+    expect(ofType(events, 'escalation')).toEqual([
+      { type: 'escalation', root: '/p', ticket, agentId: 'a2', options: ['Postgres', 'SQLite'], task: 'pick a database' },
+    ]);
+    await expect(gateway.orchestration.decide('/p', ticket, 'SQLite')).resolves.toBeNull();
+    await settle();
+    expect(ofType(events, 'escalationResolved')).toEqual([{ type: 'escalationResolved', root: '/p', ticket, choice: 'SQLite' }]);
+    await expect(gateway.orchestration.decide('/p', ticket, 'again')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('withdraws an agent’s questions when its session ends', async () => {
+    const { gateway, events, sessionId } = await running();
+    const ticket = gateway.backend.escalate('a2', ['yes', 'no']);
+    gateway.exit(sessionId, 0);
+    await settle();
+    expect(ofType(events, 'escalationResolved')).toEqual([{ type: 'escalationResolved', root: '/p', ticket, choice: null }]);
+  });
+
+  it('answers the graph with the delegations not done', async () => {
+    const { gateway } = await running();
+    gateway.backend.ask('/p', 'a1', 'a2', 'one');
+    gateway.backend.ask('/p', 'a1', 'a2', 'two');
+    await gateway.orchestration.send('/p', ['a1'], 'three'); // Alpha is not running: queued
+    await expect(gateway.orchestration.graph('/p')).resolves.toEqual([
+      { ticket: 't1', from: 'a1', to: 'a2', state: 'active' },
+      { ticket: 't2', from: 'a1', to: 'a2', state: 'queued' },
+      { ticket: 't3', from: 'user', to: 'a1', state: 'queued' },
+    ]);
+    gateway.backend.finishTurn('a2');
+    expect((await gateway.orchestration.graph('/p')).map((d) => [d.ticket, d.state])).toEqual([
+      ['t2', 'active'],
+      ['t3', 'queued'],
+    ]);
+  });
+
+  it('stores a matrix (only declared keys), refuses unknown signals, and enforces it on sends', async () => {
+    const { gateway } = await running();
+    await expect(gateway.agents.ipc('/p', 'a2')).resolves.toBeNull();
+    await expect(gateway.agents.setIpc('/p', 'a2', { receivesFrom: ['Alpha'], signals: undefined })).resolves.toEqual({ receivesFrom: ['Alpha'] });
+    await expect(gateway.agents.setIpc('/p', 'a2', { signals: ['SHOUT'] })).rejects.toMatchObject({ code: 'INVALID' });
+    await expect(gateway.agents.ipc('/p', 'a2')).resolves.toEqual({ receivesFrom: ['Alpha'] });
+
+    const [refused] = await gateway.orchestration.send('/p', ['a2'], 'hello');
+    expect(refused.error).toEqual({ code: 'FORBIDDEN', message: "Beta's ipc.receives_from [Alpha] does not include human" });
+    expect(gateway.backend.ask('/p', 'a1', 'a2', 'fine').ticket).toBe('t1');
+
+    await expect(gateway.agents.setIpc('/p', 'a2', {})).resolves.toBeNull();
+    await expect(gateway.agents.ipc('/p', 'a2')).resolves.toBeNull();
   });
 });

@@ -7,6 +7,11 @@ import {
   type AgentInput,
   type AppInfo,
   type AttachResult,
+  type ConversationDTO,
+  type ConversationSummary,
+  type DelegationDTO,
+  type Escalation,
+  type IpcMatrix,
   type LaunchResult,
   type LayoutDoc,
   type LayoutNode,
@@ -24,7 +29,11 @@ import {
   type SessionKind,
   type ShellResult,
 } from '../ports';
+import { forbiddenBy, normalizeMatrix } from './mock-access';
+import { MockConversations, USER_PARTY, type MockConversationSeed } from './mock-conversations';
 import type { BridgeApi, BridgeReply } from './pywebview';
+
+export type { MockConversationSeed, MockTurnSeed } from './mock-conversations';
 
 /**
  * The in-memory stand-in for the Python side (used by component tests and by `vite dev` in a
@@ -43,6 +52,12 @@ import type { BridgeApi, BridgeReply } from './pywebview';
  * attached, or when the view detaches before acknowledging, a headless portal types it into the
  * scrollback. Turns end through `finishTurn`
  * (tests), after `autoReplyMs` from delivery (the demo), or with the session (NO_REPLY).
+ *
+ * Conversations, packets, the access matrix, escalation (docs/contracts.md §8): each turn's
+ * prompt and response go into the pair's log (`conversations.list|read`); `reply` plays an
+ * agent's `idea_reply` with a signal (RETURN, ERROR → AGENT_ERROR, BLOCKED_ON → activity
+ * `blocked`, CHECKPOINT, ESCALATE → an `escalation` push until `orchestration.decide`); a
+ * matrix set with `agents.setIpc` (or seeded) refuses the sends it forbids (FORBIDDEN).
  */
 
 export const BUILTIN_PROFILES: Profile[] = [
@@ -78,7 +93,19 @@ export interface MockOptions {
   inboxCapacity?: number;
   /** When set, a turn ends (done) this many ms after its delivery; default: only `finishTurn`. */
   autoReplyMs?: number | null;
+  /** Conversations logged earlier. */
+  conversations?: MockConversationSeed[];
+  /** Access matrices declared in the agents' personas, by agent id. */
+  ipc?: Record<string, IpcMatrix>;
 }
+
+/** What an agent's `idea_reply` carries (docs/contracts.md §8.2), as `MockBackend.reply` takes it. */
+export type MockReply =
+  | { signal: 'RETURN'; result: string }
+  | { signal: 'ERROR'; context: string }
+  | { signal: 'BLOCKED_ON'; context: string }
+  | { signal: 'CHECKPOINT'; context: string }
+  | { signal: 'ESCALATE'; options: string[] };
 
 /** A ticket as the mock's orchestrator holds it. */
 export interface MockTicket {
@@ -135,6 +162,13 @@ export class MockBackend {
   #turns = new Map<string, MockTicket>();
   /** Every ticket so far, by id. */
   readonly tickets = new Map<string, MockTicket>();
+  /** Pair conversation logs. */
+  readonly conversations: MockConversations;
+  /** Escalations waiting for the user, by ticket. */
+  readonly escalations = new Map<string, Escalation>();
+  /** Every `orchestration.decide` that found its question, in order. */
+  readonly decisions: { ticket: string; choice: string }[] = [];
+  #ipc = new Map<string, IpcMatrix>();
 
   /** `deliver` receives the pushes, as `window.__ideaPush` would. */
   constructor(options: MockOptions, deliver: (batch: PushBatch) => void) {
@@ -150,8 +184,17 @@ export class MockBackend {
       view: 'view-1',
       inboxCapacity: DEFAULT_INBOX_CAPACITY,
       autoReplyMs: null,
-      ...options,
+      conversations: [],
+      ipc: {},
+      // An option given as `undefined` keeps its default.
+      ...(Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as MockOptions),
     };
+    this.conversations = new MockConversations();
+    for (const seed of this.#options.conversations) this.conversations.seed(structuredClone(seed));
+    for (const [agentId, matrix] of Object.entries(this.#options.ipc)) {
+      const stored = normalizeMatrix(matrix);
+      if (stored) this.#ipc.set(agentId, stored);
+    }
     this.#deliver = deliver;
     this.#savedProfiles = structuredClone(this.#options.profiles);
     for (const dto of this.#options.projects) {
@@ -208,11 +251,69 @@ export class MockBackend {
     return this.#enqueue(this.#project(root), from, to, task);
   }
 
-  /** The agent's current turn ends: `done` (it replied), or `failed` with an error code. */
-  finishTurn(agentId: string, outcome: { state: 'done' } | { state: 'failed'; reason: string } = { state: 'done' }): void {
+  /**
+   * The agent's current turn ends: `done` (it replied `reply`, logged in the pair's
+   * conversation), or `failed` with an error code.
+   */
+  finishTurn(
+    agentId: string,
+    outcome: { state: 'done'; reply?: string } | { state: 'failed'; reason: string } = { state: 'done' },
+  ): void {
     const turn = this.#turns.get(agentId);
     if (!turn) throw new Error(`mock: ${agentId} has no running turn`);
-    this.#endTurn(turn, outcome.state, outcome.state === 'failed' ? outcome.reason : undefined);
+    if (outcome.state === 'done') this.#endTurn(turn, 'done', undefined, outcome.reply ?? 'Done.');
+    else this.#endTurn(turn, 'failed', outcome.reason);
+  }
+
+  /**
+   * The agent answers its current turn with a packet, as its `idea_reply` would: RETURN ends
+   * it (done), ERROR fails it (`AGENT_ERROR`), BLOCKED_ON makes the agent `blocked` (the turn
+   * goes on), CHECKPOINT logs the context, ESCALATE asks the user (returns the question's ticket).
+   */
+  reply(agentId: string, packet: MockReply): string | null {
+    const turn = this.#turns.get(agentId);
+    if (!turn) throw new Error(`mock: ${agentId} has no running turn`);
+    const { project, agent } = this.#agentAnywhere(agentId);
+    switch (packet.signal) {
+      case 'RETURN':
+        this.#endTurn(turn, 'done', undefined, packet.result);
+        return null;
+      case 'ERROR':
+        this.#endTurn(turn, 'failed', 'AGENT_ERROR', packet.context);
+        return null;
+      case 'BLOCKED_ON':
+        agent.activity = 'blocked';
+        agent.blockedOn = packet.context;
+        this.#emitActivity(project.root, agent, turn.ticket);
+        return null;
+      case 'CHECKPOINT':
+        this.conversations.append(turn.root, turn.to, turn.from, 'response', packet.context);
+        return null;
+      case 'ESCALATE':
+        return this.escalate(agentId, packet.options);
+    }
+  }
+
+  /**
+   * Agent `agentId` asks the user to choose: pushes `escalation` (its current task as `task`
+   * unless given) and returns the question's ticket.
+   */
+  escalate(agentId: string, options: string[], task?: string): string {
+    const { project } = this.#agentAnywhere(agentId);
+    const escalation: Escalation = { root: project.root, ticket: `e${this.#count('escalation')}`, agentId, options };
+    const current = task ?? this.#turns.get(agentId)?.task;
+    if (current !== undefined) escalation.task = current;
+    this.escalations.set(escalation.ticket, escalation);
+    this.#emit({ type: 'escalation', ...escalation });
+    return escalation.ticket;
+  }
+
+  /** Another window answered escalation `ticket`: `escalationResolved` is pushed. */
+  resolveEscalation(ticket: string, choice: string): void {
+    const escalation = this.escalations.get(ticket);
+    if (!escalation) throw new Error(`mock: no pending escalation ${ticket}`);
+    this.escalations.delete(ticket);
+    this.#emit({ type: 'escalationResolved', root: escalation.root, ticket, choice });
   }
 
   /** The agent's activity changes (e.g. `waiting` when a hook says it asks for permission). */
@@ -247,6 +348,37 @@ export class MockBackend {
           const turn = this.tickets.get(ticket);
           if (turn?.state === 'active' && !turn.delivered) this.#delivered(turn);
           return null;
+        }),
+      decide: (root: string, ticket: string, choice: string) =>
+        this.#reply('orchestration.decide', [root, ticket, choice], () => {
+          const escalation = this.escalations.get(ticket);
+          if (!escalation || escalation.root !== root) {
+            throw new GatewayError('NOT_FOUND', 'this question was already answered or withdrawn', { ticket });
+          }
+          this.escalations.delete(ticket);
+          this.decisions.push({ ticket, choice });
+          this.#emit({ type: 'escalationResolved', root, ticket, choice });
+          return null;
+        }),
+      graph: (root: string) =>
+        this.#reply<DelegationDTO[]>('orchestration.graph', [root], () => {
+          this.#project(root);
+          return [...this.tickets.values()]
+            .filter((t) => t.root === root && (t.state === 'queued' || t.state === 'active'))
+            .map(({ ticket, from, to, state }) => ({ ticket, from, to, state }));
+        }),
+    },
+
+    conversations: {
+      list: (root: string, agentId: string) =>
+        this.#reply<ConversationSummary[]>('conversations.list', [root, agentId], () => {
+          this.#agent(this.#project(root), agentId);
+          return this.conversations.list(root, agentId);
+        }),
+      read: (root: string, conversationId: string) =>
+        this.#reply<ConversationDTO>('conversations.read', [root, conversationId], () => {
+          this.#project(root);
+          return this.conversations.read(root, conversationId);
         }),
     },
 
@@ -356,6 +488,19 @@ export class MockBackend {
         this.#reply<LaunchResult>('agents.launch', [root, agentId, nodeId, cols, rows], () =>
           this.#launch(this.#project(root), agentId, nodeId),
         ),
+      ipc: (root: string, agentId: string) =>
+        this.#reply<IpcMatrix | null>('agents.ipc', [root, agentId], () => {
+          this.#agent(this.#project(root), agentId);
+          return this.#ipc.get(agentId) ?? null;
+        }),
+      setIpc: (root: string, agentId: string, matrix: IpcMatrix | null) =>
+        this.#reply<IpcMatrix | null>('agents.setIpc', [root, agentId, matrix], () => {
+          this.#agent(this.#project(root), agentId);
+          const stored = normalizeMatrix(matrix);
+          if (stored) this.#ipc.set(agentId, stored);
+          else this.#ipc.delete(agentId);
+          return stored;
+        }),
     },
 
     terminals: {
@@ -471,6 +616,9 @@ export class MockBackend {
   #enqueue(project: MockProject, from: string, target: string, task: string): SendResult {
     const agent = project.agents.find((a) => a.agentId === target || a.name.toLowerCase() === target.toLowerCase());
     if (!agent) return { agentId: target, error: { code: 'NOT_FOUND', message: `no agent ${target}` } };
+    const sender = from === USER_PARTY ? { name: 'human', matrix: null } : { name: this.#nameOf(from), matrix: this.#ipc.get(from) ?? null };
+    const refused = forbiddenBy(sender, { name: agent.name, matrix: this.#ipc.get(agent.agentId) ?? null }, 'SPAWN');
+    if (refused) return { agentId: agent.agentId, error: { code: 'FORBIDDEN', message: refused } };
     const mailbox = this.#mailboxes.get(agent.agentId) ?? [];
     this.#mailboxes.set(agent.agentId, mailbox);
     if (mailbox.length >= this.#options.inboxCapacity) {
@@ -504,6 +652,7 @@ export class MockBackend {
     const turn = mailbox.shift()!;
     turn.state = 'active';
     this.#turns.set(agent.agentId, turn);
+    this.conversations.append(turn.root, turn.from, turn.to, 'prompt', turn.task);
     agent.activity = 'busy';
     this.#emitActivity(project.root, agent, turn.ticket);
     this.#emit({ type: 'delegation', root: project.root, ticket: turn.ticket, from: turn.from, to: turn.to, state: 'active' });
@@ -541,18 +690,21 @@ export class MockBackend {
     const after = this.#options.autoReplyMs;
     if (after === null) return;
     setTimeout(() => {
-      if (this.#turns.get(turn.to) === turn) this.#endTurn(turn, 'done');
+      if (this.#turns.get(turn.to) === turn) this.#endTurn(turn, 'done', undefined, `Done: ${turn.task}`);
     }, after);
   }
 
-  #endTurn(turn: MockTicket, state: 'done' | 'failed', reason?: string): void {
+  /** Ends a turn; `said` (its reply, or an ERROR's context) goes into the pair's log. */
+  #endTurn(turn: MockTicket, state: 'done' | 'failed', reason?: string, said?: string): void {
     turn.state = state;
     this.#turns.delete(turn.to);
+    if (said !== undefined) this.conversations.append(turn.root, turn.to, turn.from, 'response', said);
     const { project, agent } = this.#agentAnywhere(turn.to);
+    delete agent.blockedOn;
     const event: PushEvent = { type: 'delegation', root: turn.root, ticket: turn.ticket, from: turn.from, to: turn.to, state };
     if (reason !== undefined) event.reason = reason;
     this.#emit(event);
-    if (agent.activity === 'busy' || agent.activity === 'waiting') agent.activity = 'idle';
+    if (agent.activity === 'busy' || agent.activity === 'waiting' || agent.activity === 'blocked') agent.activity = 'idle';
     if (!this.#startNext(project, agent)) this.#emitActivity(project.root, agent);
   }
 
@@ -568,6 +720,7 @@ export class MockBackend {
     agent.queueDepth = this.#mailboxes.get(agent.agentId)?.length ?? 0;
     const event: PushEvent = { type: 'agentActivity', root, agentId: agent.agentId, activity: agent.activity, queueDepth: agent.queueDepth };
     if (ticket !== undefined) event.ticket = ticket;
+    if (agent.activity === 'blocked' && agent.blockedOn) event.blockedOn = agent.blockedOn;
     this.#emit(event);
   }
 
@@ -611,6 +764,11 @@ export class MockBackend {
     if (agent) {
       agent.running = false;
       agent.activity = 'stopped';
+      delete agent.blockedOn;
+      for (const escalation of [...this.escalations.values()].filter((e) => e.agentId === agent.agentId)) {
+        this.escalations.delete(escalation.ticket);
+        this.#emit({ type: 'escalationResolved', root, ticket: escalation.ticket, choice: null });
+      }
       this.#emit({ type: 'agentStateChanged', root, agentId: agent.agentId, state: 'stopped', sessionId });
       const turn = this.#turns.get(agent.agentId);
       if (turn) this.#endTurn(turn, 'failed', 'NO_REPLY');

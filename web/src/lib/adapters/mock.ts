@@ -2,6 +2,7 @@ import { PushHub } from '../push-hub';
 import type {
   AgentsGateway,
   AppGateway,
+  ConversationsGateway,
   Gateway,
   GatewayError,
   LayoutGateway,
@@ -35,6 +36,7 @@ export class MockGateway implements Gateway {
   readonly agents: AgentsGateway;
   readonly terminals: TerminalsGateway;
   readonly orchestration: OrchestrationGateway;
+  readonly conversations: ConversationsGateway;
 
   constructor(options: MockOptions = {}) {
     this.backend = new MockBackend(options, (batch) => this.hub.deliver(batch));
@@ -46,6 +48,7 @@ export class MockGateway implements Gateway {
     this.agents = client.agents;
     this.terminals = client.terminals;
     this.orchestration = client.orchestration;
+    this.conversations = client.conversations;
   }
 
   onPush(handler: PushHandler): Unsubscribe {

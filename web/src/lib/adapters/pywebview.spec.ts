@@ -131,8 +131,40 @@ describe('orchestration over the bridge', () => {
   });
 
   it('knows the delegation error codes of a failed call', () => {
-    for (const code of ['FORBIDDEN', 'INBOX_FULL', 'TIMEOUT', 'CYCLE', 'NO_REPLY']) {
+    for (const code of ['FORBIDDEN', 'INBOX_FULL', 'TIMEOUT', 'CYCLE', 'NO_REPLY', 'AGENT_ERROR']) {
       expect(() => unwrapReply({ error: { code, message: 'x' } })).toThrow(expect.objectContaining({ code }) as Error);
     }
+  });
+});
+
+describe('conversations, the access matrix and escalations over the bridge (contracts §8.4)', () => {
+  it('lists and reads conversations with the root and the ids', async () => {
+    const summary = [{ id: 'c1', peer: null, turns: 2, lastAtMs: 5 }];
+    const doc = { turns: [], handoff: '**Objective:** x' };
+    const list = vi.fn().mockResolvedValue({ ok: summary });
+    const read = vi.fn().mockResolvedValue({ ok: doc });
+    const gateway = gatewayOver({ conversations: { list, read } });
+    await expect(gateway.conversations.list('/p', 'a1')).resolves.toEqual(summary);
+    await expect(gateway.conversations.read('/p', 'c1')).resolves.toEqual(doc);
+    expect(list).toHaveBeenCalledWith('/p', 'a1');
+    expect(read).toHaveBeenCalledWith('/p', 'c1');
+  });
+
+  it('reads and writes an agent matrix, null included', async () => {
+    const ipc = vi.fn().mockResolvedValue({ ok: null });
+    const setIpc = vi.fn().mockResolvedValue({ ok: { sendsTo: ['Alpha'] } });
+    const gateway = gatewayOver({ agents: { ipc, setIpc } });
+    await expect(gateway.agents.ipc('/p', 'a1')).resolves.toBeNull();
+    await expect(gateway.agents.setIpc('/p', 'a1', { sendsTo: ['Alpha'] })).resolves.toEqual({ sendsTo: ['Alpha'] });
+    expect(setIpc).toHaveBeenCalledWith('/p', 'a1', { sendsTo: ['Alpha'] });
+  });
+
+  it('decides an escalation and reads the graph', async () => {
+    const decide = vi.fn().mockResolvedValue({ ok: null });
+    const graph = vi.fn().mockResolvedValue({ ok: [{ ticket: 't1', from: 'user', to: 'a1', state: 'active' }] });
+    const gateway = gatewayOver({ orchestration: { decide, graph } });
+    await expect(gateway.orchestration.decide('/p', 'e1', 'Option B')).resolves.toBeNull();
+    expect(decide).toHaveBeenCalledWith('/p', 'e1', 'Option B');
+    await expect(gateway.orchestration.graph('/p')).resolves.toEqual([{ ticket: 't1', from: 'user', to: 'a1', state: 'active' }]);
   });
 });

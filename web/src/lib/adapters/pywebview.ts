@@ -4,6 +4,7 @@ import {
   GatewayError,
   type AgentsGateway,
   type AppGateway,
+  type ConversationsGateway,
   type ErrorCode,
   type Gateway,
   type LayoutGateway,
@@ -172,6 +173,8 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     delete: (root, agentId) => call('agents', 'delete', root, agentId),
     persona: (root, agentId) => call('agents', 'persona', root, agentId),
     launch: (root, agentId, nodeId, cols, rows) => call('agents', 'launch', root, agentId, nodeId, cols, rows),
+    ipc: (root, agentId) => call('agents', 'ipc', root, agentId),
+    setIpc: (root, agentId, matrix) => call('agents', 'setIpc', root, agentId, matrix),
   };
   const terminals: TerminalsGateway = {
     openShell: (root, nodeId, cols, rows) => call('terminals', 'openShell', root, nodeId, cols, rows),
@@ -186,9 +189,27 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
   const orchestration: OrchestrationGateway = {
     send: async (root, targets, text) => readSendResults(await call('orchestration', 'send', root, targets, text)),
     delivered: (root, ticket) => call('orchestration', 'delivered', root, ticket),
+    decide: (root, ticket, choice) => call('orchestration', 'decide', root, ticket, choice),
+    graph: (root) => call('orchestration', 'graph', root),
   };
 
-  return { kind, app, profiles, projects, layout, agents, terminals, orchestration, onPush: (handler) => hub.subscribe(handler) };
+  const conversations: ConversationsGateway = {
+    list: (root, agentId) => call('conversations', 'list', root, agentId),
+    read: (root, conversationId) => call('conversations', 'read', root, conversationId),
+  };
+
+  return {
+    kind,
+    app,
+    profiles,
+    projects,
+    layout,
+    agents,
+    terminals,
+    orchestration,
+    conversations,
+    onPush: (handler) => hub.subscribe(handler),
+  };
 }
 
 /** Gateway over `window.pywebview.api.<feature>.<method>(...)`. */

@@ -36,6 +36,9 @@ describe('attention', () => {
     expect(attentionFor('waiting', 'stopped')).toBe('stopped');
     expect(attentionFor('busy', 'waiting')).toBe('waiting');
     expect(attentionFor(undefined, 'waiting')).toBe('waiting');
+    expect(attentionFor('blocked', 'idle')).toBe('finished');
+    expect(attentionFor('blocked', 'stopped')).toBe('stopped');
+    expect(attentionFor('blocked', 'waiting')).toBe('waiting');
   });
 
   it('stays quiet otherwise', () => {
@@ -44,6 +47,8 @@ describe('attention', () => {
     expect(attentionFor('idle', 'stopped')).toBeNull();
     expect(attentionFor('waiting', 'waiting')).toBeNull();
     expect(attentionFor('waiting', 'busy')).toBeNull();
+    expect(attentionFor('busy', 'blocked')).toBeNull();
+    expect(attentionFor('blocked', 'busy')).toBeNull();
   });
 
   it('words it for a toast', () => {

@@ -41,10 +41,13 @@ export function waitingOn(agentId: string, delegations: readonly DelegationDTO[]
 /** What the user should hear about when an agent out of sight changes activity. */
 export type AttentionKind = 'finished' | 'stopped' | 'waiting';
 
-/** A turn ending (busy or waiting → idle) = finished, → stopped = stopped; → waiting = waiting. */
+/**
+ * A turn ending (busy, waiting or blocked → idle) = finished, → stopped = stopped; → waiting =
+ * waiting. Being blocked is part of a turn (the agent carries on): no notice of its own.
+ */
 export function attentionFor(previous: AgentActivity | undefined, next: AgentActivity): AttentionKind | null {
   if (next === 'waiting') return previous === 'waiting' ? null : 'waiting';
-  if (previous !== 'busy' && previous !== 'waiting') return null;
+  if (previous !== 'busy' && previous !== 'waiting' && previous !== 'blocked') return null;
   if (next === 'idle') return 'finished';
   if (next === 'stopped') return 'stopped';
   return null;
