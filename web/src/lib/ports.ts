@@ -500,6 +500,8 @@ export interface OrchestrationGateway {
   decide(root: string, ticket: string, choice: string): Promise<null>;
   /** The project's delegations not done yet (`state` `active` or `queued`). */
   graph(root: string): Promise<DelegationDTO[]>;
+  /** The questions still waiting for the user (a window opening the project shows them). */
+  pending(root: string): Promise<Escalation[]>;
 }
 
 export interface ConversationsGateway {

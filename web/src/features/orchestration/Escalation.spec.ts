@@ -142,4 +142,16 @@ describe('an escalation', () => {
     await fireEvent.click(screen.getByTestId('tab-p'));
     expect(screen.getByTestId('escalation-text')).toHaveValue('half typed');
   });
+  it('asked before this window opened the project: shown once it opens (orchestration.pending)', async () => {
+    const h = await betaAsks();
+    const ticket = h.gateway.backend.escalate('a2', ['keep', 'drop']);
+    await settle();
+    await h.workspace.close('/p');
+    await settle();
+    expect(screen.queryByTestId('escalation')).not.toBeInTheDocument();
+    await h.workspace.open('/p');
+    await settle();
+    expect(await screen.findByTestId('escalation')).toHaveAttribute('data-ticket', ticket);
+    expect(h.gateway.callsOf('orchestration.pending')).toContainEqual(['/p']);
+  });
 });

@@ -49,6 +49,19 @@ export class EscalationQueue {
     return true;
   }
 
+  /**
+   * Seeds the queue with the questions the backend still holds (`orchestration.pending`): a
+   * window opening the project sees those asked before it. A failed read leaves the queue as the
+   * pushes make it (they still arrive); it never throws.
+   */
+  async load(): Promise<void> {
+    try {
+      for (const escalation of await this.#gateway.orchestration.pending(this.root)) this.raise(escalation);
+    } catch {
+      // the pushes go on; the question shows when it is asked again or answered elsewhere
+    }
+  }
+
   /** `escalationResolved` push (answered here or in another window, or withdrawn). */
   resolved(ticket: string): void {
     if (!this.#pending.some((e) => e.ticket === ticket)) return;

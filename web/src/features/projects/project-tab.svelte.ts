@@ -93,6 +93,7 @@ export class ProjectTab {
     this.escalations = new EscalationQueue(gateway, dto.root);
     this.#notices = notices;
     this.refresh(dto);
+    void this.escalations.load();
   }
 
   get name(): string {

@@ -367,6 +367,11 @@ export class MockBackend {
             .filter((t) => t.root === root && (t.state === 'queued' || t.state === 'active'))
             .map(({ ticket, from, to, state }) => ({ ticket, from, to, state }));
         }),
+      pending: (root: string) =>
+        this.#reply<Escalation[]>('orchestration.pending', [root], () => {
+          this.#project(root);
+          return [...this.escalations.values()].filter((e) => e.root === root);
+        }),
     },
 
     conversations: {

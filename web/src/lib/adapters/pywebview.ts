@@ -191,6 +191,7 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     delivered: (root, ticket) => call('orchestration', 'delivered', root, ticket),
     decide: (root, ticket, choice) => call('orchestration', 'decide', root, ticket, choice),
     graph: (root) => call('orchestration', 'graph', root),
+    pending: (root) => call('orchestration', 'pending', root),
   };
 
   const conversations: ConversationsGateway = {
