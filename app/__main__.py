@@ -7,9 +7,26 @@ import sys
 
 from app.cli import build_parser
 
+AGENT_USAGE = """usage: idea COMMAND ...   (inside an IdeA agent's terminal)
+
+  idea agents                      the project's agents and what they are doing
+  idea ask AGENT "task"            delegate a task; waits for and prints the reply
+  idea message AGENT "text"        send without waiting
+  idea reply [--ticket T] "answer" answer the task IdeA typed for you
+  idea COMMAND --help              the options of one command
+  idea gui                         open an IdeA window (not what an agent wants)
+"""
+
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    import os
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None and os.environ.get("IDEA_AGENT_ID"):
+        # a bare `idea` in an agent's terminal: a usage line, never a second window
+        print(AGENT_USAGE, end="", file=sys.stderr)
+        return 2
     command = args.command or "gui"
     if command == "gui":
         from app.main import run_gui
@@ -22,8 +39,6 @@ def main(argv: list[str] | None = None) -> int:
     if command == "mcp-server":
         return _relay(args)
     if command in ("ask", "reply", "agents", "message", "hook"):
-        import os
-
         from app.commands.agent_cli import run
 
         return run(args, os.environ)

@@ -164,7 +164,7 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     orchestrator = OrchestratorService(projects, agents, load_profiles, a.terminals, views,
                                        events, a.ids, a.scheduler, conversations,
                                        AccessControl(projects, ReadPersona(a.fs)), escalations,
-                                       config.orchestration)
+                                       a.fs, config.orchestration)
     events.subscribe(orchestrator.on_event)
     output.tap(orchestrator.on_output)
     doors = [factory(orchestrator, credentials) for factory in a.doors]
@@ -176,7 +176,8 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
             events, doors, config.startup_projects),
         layouts=LayoutService(projects, keeper, EditLayout(a.fs, a.ids, events)),
         terminals=TerminalService(projects, keeper, a.terminals, views,
-                                  OpenShell(a.terminals, a.ids, a.fs, events, config.shell)),
+                                  OpenShell(a.terminals, a.ids, a.fs, events, config.shell),
+                                  orchestrator.typing_started),
         agents=agents, orchestrator=orchestrator, credentials=credentials,
         conversations=conversations, escalations=escalations,
         profiles=ProfileService(DetectProfiles(a.detector), load_profiles,

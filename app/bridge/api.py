@@ -184,6 +184,10 @@ class OrchestrationApi:
         self._orchestrator.delivered(root, ticket)
 
     @exposed
+    def humanLine(self, root: str, session_id: str, dirty: bool) -> None:
+        self._orchestrator.human_line(root, session_id, bool(dirty))
+
+    @exposed
     def decide(self, root: str, ticket: str, choice: str) -> None:
         self._escalations.decide(root, ticket, str(choice))
 
@@ -239,8 +243,9 @@ class TerminalsApi:
         self._terminals.detach(session_id, self._ctx.view)
 
     @exposed
-    def write(self, session_id: str, seq: int, data: str) -> None:
-        self._terminals.write(session_id, int(seq), data)
+    def write(self, session_id: str, seq: int, data: str, ticket: str | None = None) -> None:
+        self._terminals.write(session_id, int(seq), data,
+                              str(ticket) if ticket is not None else None)
 
     @exposed
     def resize(self, session_id: str, cols: int, rows: int) -> None:

@@ -321,6 +321,7 @@ class DelegationEvent(Wire):
     ticket: str
     from_: str = Field(alias="from")
     to: str
+    kind: str
     state: str
     reason: str | None = None
 
@@ -336,6 +337,7 @@ class DelegationReadyEvent(Wire):
     text: str
     submit_sequence: str | None = None
     submit_delay_ms: int | None = None
+    line_dirty: bool = False
 
 
 class SendOutcomeDTO(Wire):
@@ -383,12 +385,13 @@ def event_dto(event: DomainEvent) -> Wire:
     if isinstance(event, DelegationChanged):
         return DelegationEvent(root=event.root, ticket=event.ticket,
                                from_=event.requester or "user", to=event.target,
-                               state=event.state, reason=event.reason)
+                               kind=event.kind, state=event.state, reason=event.reason)
     if isinstance(event, DelegationReady):
         return DelegationReadyEvent(
             root=event.root, agent_id=event.agent_id, session_id=event.session_id,
             view=event.view, ticket=event.ticket, text=event.text,
-            submit_sequence=event.submit_sequence, submit_delay_ms=event.submit_delay_ms)
+            submit_sequence=event.submit_sequence, submit_delay_ms=event.submit_delay_ms,
+            line_dirty=event.line_dirty)
     raise TypeError(f"no wire form for {type(event).__name__}")
 
 

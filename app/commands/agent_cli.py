@@ -105,7 +105,7 @@ def render(args: argparse.Namespace, result: dict[str, Any]) -> str:
     if args.command == "agents":
         if args.json:
             return json.dumps(result, ensure_ascii=False)
-        return "\n".join(_agent_line(a) for a in result.get("agents", []) if isinstance(a, dict))
+        return agents_table([a for a in result.get("agents", []) if isinstance(a, dict)])
     if args.command == "message":
         position = result.get("position")
         where = "delivered" if position == 0 else f"queued at position {position}"
@@ -118,10 +118,17 @@ def render(args: argparse.Namespace, result: dict[str, Any]) -> str:
     return json.dumps(result, ensure_ascii=False)
 
 
-def _agent_line(agent: dict[str, Any]) -> str:
-    state = agent.get("activity") or ("running" if agent.get("running") else "stopped")
-    return (f"{agent.get('name')}\t{agent.get('agentId')}\t{agent.get('profileId')}\t{state}"
-            f"\tqueue={agent.get('queueDepth', 0)}")
+def agents_table(agents: list[dict[str, Any]]) -> str:
+    """`idea agents`: one aligned row per agent under a header (spaces, not tabs, so narrow
+    terminals keep the columns apart); the name first, the id last."""
+    rows = [("NAME", "ACTIVITY", "QUEUE", "PROFILE", "ID")]
+    for agent in agents:
+        state = agent.get("activity") or ("running" if agent.get("running") else "stopped")
+        rows.append((str(agent.get("name")), str(state), str(agent.get("queueDepth", 0)),
+                     str(agent.get("profileId")), str(agent.get("agentId"))))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return "\n".join("  ".join([*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)),
+                                row[-1]]) for row in rows)
 
 
 def hook_event(name: str) -> str:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import logging
-from functools import partial
 from typing import Any, Protocol
 
 import anyio
-import anyio.to_thread
 
+from app.commands.hangup import HangupSignal, dispatch_in_thread
 from app.core.domain.delegation import AgentCaller
 from app.core.errors import INTERNAL, INVALID, AppError
 from app.core.ports import Dispatcher, EndpointHello, EndpointStream, Verifier
@@ -72,9 +71,10 @@ class CommandDoor:
             if line is None:
                 return
             command = parse_command_line(line)
-            call = partial(self._dispatcher.dispatch, caller.root, caller, command)
-            result = await anyio.to_thread.run_sync(call, abandon_on_cancel=True,
-                                                    limiter=self._limiter)
+            hangup = HangupSignal()
+            result = await self._dispatch(caller, command, stream, hangup)
+            if hangup.hung_up:
+                return  # nobody to answer
             answer: dict[str, Any] = {"ok": result}
         except AppError as exc:
             answer = {"error": exc.to_json()}
@@ -83,6 +83,33 @@ class CommandDoor:
             answer = {"error": AppError(INTERNAL, "IdeA failed on this command (see its "
                                                   "log)").to_json()}
         await stream.send(json.dumps(answer, ensure_ascii=False).encode("utf-8") + b"\n")
+
+    async def _dispatch(self, caller: AgentCaller, command: dict[str, Any],
+                        stream: EndpointStream, hangup: HangupSignal) -> dict[str, Any]:
+        """Run `command` while watching the connection: the client closing it before the
+        answer (an interrupted `idea ask`) hangs the call up."""
+        result: dict[str, Any] = {}
+
+        async def watch() -> None:
+            try:
+                while await stream.receive_line(MAX_COMMAND_BYTES) is not None:
+                    pass  # nothing more is expected; only the end of the stream matters
+            except AppError:
+                pass
+            tg.cancel_scope.cancel()
+
+        failure: Exception | None = None  # raised out of the group, not wrapped in a group
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(watch)
+            try:
+                result = await dispatch_in_thread(self._dispatcher, caller, command,
+                                                  self._limiter, hangup)
+            except Exception as exc:
+                failure = exc
+            tg.cancel_scope.cancel()
+        if failure is not None:
+            raise failure
+        return result
 
     async def _receive(self, stream: EndpointStream) -> bytes | None:
         try:

@@ -23,6 +23,7 @@ INBOX_FULL = "INBOX_FULL"
 TIMEOUT = "TIMEOUT"
 CYCLE = "CYCLE"
 NO_REPLY = "NO_REPLY"
+CANCELLED = "CANCELLED"  # the asker went away (hung up, exited) before the answer
 AGENT_ERROR = "AGENT_ERROR"  # the target answered with an ERROR packet
 
 ERROR_CODES: frozenset[str] = frozenset(
@@ -40,6 +41,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         TIMEOUT,
         CYCLE,
         NO_REPLY,
+        CANCELLED,
         AGENT_ERROR,
     }
 )

@@ -94,6 +94,7 @@ class DelegationChanged:
     target: str
     state: DelegationState
     reason: str | None = None
+    kind: str = "ask"  # "ask" (someone waits for the reply) or "message" (fire and forget)
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,7 @@ class DelegationReady:
     text: str
     submit_sequence: str | None = None
     submit_delay_ms: int | None = None
+    line_dirty: bool = False  # a portal last reported the human's line with text on it
 
 
 @dataclass(frozen=True)

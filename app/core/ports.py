@@ -7,6 +7,7 @@ Adapters (`app/adapters`) implement them; unit tests use the hand-written fakes 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -289,13 +290,23 @@ class Verifier(Protocol):
         ...
 
 
+class Hangup(Protocol):
+    """A door's word that the caller of a blocking command went away (its connection closed,
+    its MCP call was cancelled): what it waited for is no longer wanted."""
+
+    def on_hangup(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once when the caller hangs up (at once if it already has)."""
+        ...
+
+
 class Dispatcher(Protocol):
     """The orchestrator's one entry (`OrchestratorService.dispatch`, contracts §7.1)."""
 
-    def dispatch(self, root: str, caller: AgentCaller,
-                 command: dict[str, Any]) -> dict[str, Any]:
+    def dispatch(self, root: str, caller: AgentCaller, command: dict[str, Any],
+                 hangup: Hangup | None = None) -> dict[str, Any]:
         """Run `command` (`{"type": ..., ...}`) for `caller` in project `root` and return its
         result object.
         Blocking (an `agent.ask` returns when the target replied): call it from a worker
-        thread. Raises `AppError` with the codes of contracts §7.1."""
+        thread; `hangup` withdraws the ask when its caller leaves first (`CANCELLED`). Raises
+        `AppError` with the codes of contracts §7.1."""
         ...

@@ -15,16 +15,15 @@ from __future__ import annotations
 import contextvars
 import logging
 import time
-from functools import partial
 from typing import Any
 
 import anyio
-import anyio.to_thread
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
 from app import __version__
+from app.commands.hangup import dispatch_in_thread
 from app.core.domain.delegation import AgentCaller
 from app.core.errors import FORBIDDEN, INTERNAL, INVALID, AppError
 from app.core.ports import Dispatcher
@@ -108,17 +107,15 @@ class _Tools:
 
     async def _run(self, ctx: ServerRequestContext[Any, Any], tool: ToolSpec,
                    caller: AgentCaller, command: dict[str, Any]) -> dict[str, Any]:
-        call = partial(self._dispatcher.dispatch, caller.root, caller, command)
         if not tool.waits:
-            return await anyio.to_thread.run_sync(call, abandon_on_cancel=True,
-                                                  limiter=self._limiter)
+            return await dispatch_in_thread(self._dispatcher, caller, command, self._limiter)
         result: dict[str, Any] = {}
         failure: Exception | None = None  # raised out of the group, not wrapped in a group
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._report_progress, ctx, str(command.get("target", "")))
             try:
-                result = await anyio.to_thread.run_sync(call, abandon_on_cancel=True,
-                                                        limiter=self._limiter)
+                result = await dispatch_in_thread(self._dispatcher, caller, command,
+                                                  self._limiter)
             except Exception as exc:
                 failure = exc
             tg.cancel_scope.cancel()

@@ -9,7 +9,7 @@ import threading
 from collections import deque
 from dataclasses import dataclass, field
 
-from app.core.domain.activity import Activity
+from app.core.domain.activity import Activity, PromptWatch
 from app.core.domain.mailbox import Mailbox
 from app.services.scheduler import Timer
 
@@ -49,13 +49,16 @@ class Waiter:
 @dataclass
 class Delivery:
     """The current turn's text on its way into the terminal: routed to window view `view`
-    (None: typed by the headless portal); `delivered` once typed."""
+    (None: typed by the headless portal, or waiting for the human's line to be clean there);
+    `delivered` once typing began (the turn's output counts from then); `watch` looks for the
+    prompt coming back (profiles with a prompt-ready pattern)."""
 
     ticket: str
     text: str
     view: str | None = None
     delivered: bool = False
     prompt_seen: bool = False
+    watch: PromptWatch | None = None
 
 
 @dataclass
@@ -75,12 +78,24 @@ class AgentLine:
     submit_delay_ms: int | None = None
     blocked_on: str | None = None
     delivery: Delivery | None = None
+    #: A window's portal last said the human's line has text on it (headless typing waits).
+    human_dirty: bool = False
     turn_timer: Timer | None = None
+    turn_deadline: float = 0.0
+    #: Seconds left of the turn's time while it is paused (the agent waits on its own asks).
+    turn_left: float | None = None
+    #: Tickets this agent asked others and still waits on (its own turn's clock stops).
+    asking: set[str] = field(default_factory=set)
+    #: Its asker got TIMEOUT; the turn goes on until the CLI looks done (no task is typed
+    #: into a CLI still at work), at most one more timeout.
+    overdue: bool = False
+    #: Set after a reply: the next turn waits until the CLI is back (quiet, prompt, stop hook).
+    settling_since: float | None = None
+    settle_watch: PromptWatch | None = None
     grace_timer: Timer | None = None
     waiters: dict[str, Waiter] = field(default_factory=dict)
     tail: deque[str] = field(default_factory=deque)
     tail_chars: int = 0
-    recent: str = ""  # the last characters of output, to find a prompt split across chunks
 
     def remember(self, text: str) -> None:
         """Keep `text` as output of the current turn (bounded)."""
@@ -93,4 +108,3 @@ class AgentLine:
         """A new turn starts: its output starts empty."""
         self.tail.clear()
         self.tail_chars = 0
-        self.recent = ""

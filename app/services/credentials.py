@@ -63,5 +63,7 @@ class Credentials:
                     return grant.caller
                 break
         log.warning("refused a call for agent %r of %s: bad or missing token", requester, root)
-        raise AppError(FORBIDDEN, "not allowed: this token does not belong to "
-                                  f"agent {requester!r} of this project", {"requester": requester})
+        why = ("no launch token was given (IDEA_TOKEN is empty)" if not token else
+               f"this token does not belong to agent {requester!r} of this project (it is "
+               "another agent's, or from an earlier launch)")
+        raise AppError(FORBIDDEN, f"not allowed: {why}", {"requester": requester})

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from app.core.domain.activity import on_notification, prompt_ready
+from app.core.domain.activity import PromptWatch, on_notification
 from app.core.domain.delegation import (
+    MAX_TYPED_BYTES,
     AgentCaller,
     AskAgent,
     Caller,
@@ -35,6 +36,7 @@ from app.core.domain.delegation import (
     Ticket,
     delivered_text,
     parse_command,
+    task_file_text,
 )
 from app.core.domain.mailbox import DEFAULT_CAPACITY, Mailbox
 from app.core.domain.sessions import TerminalChunk
@@ -42,6 +44,7 @@ from app.core.domain.terminal_text import tail
 from app.core.domain.wait_for import WaitForGraph
 from app.core.errors import (
     AGENT_ERROR,
+    CANCELLED,
     FORBIDDEN,
     INTERNAL,
     NO_REPLY,
@@ -57,9 +60,10 @@ from app.core.events import (
     SessionExited,
     SessionStarted,
 )
-from app.core.ports import EventSink, IdSource, TerminalHost
+from app.core.ports import EventSink, FileSystem, Hangup, IdSource, TerminalHost
 from app.core.usecases.profiles import LoadProfiles
 from app.core.usecases.project_files import require_manifest
+from app.core.usecases.project_state import ideai_path
 from app.services.access_control import AccessControl
 from app.services.agent_lines import AgentLine, Delivery, Outcome, Waiter
 from app.services.agents import AgentService
@@ -96,9 +100,10 @@ class OrchestratorService:
     def __init__(self, projects: OpenProjects, agents: AgentService, profiles: LoadProfiles,
                  terminals: TerminalHost, views: TerminalViews, events: EventSink,
                  ids: IdSource, scheduler: Scheduler, conversations: ConversationService,
-                 access: AccessControl, escalations: Escalations,
+                 access: AccessControl, escalations: Escalations, files: FileSystem,
                  config: OrchestrationConfig = OrchestrationConfig()) -> None:
         self._projects, self._agents, self._profiles = projects, agents, profiles
+        self._files = files
         self._conversations, self._access, self._escalations = conversations, access, escalations
         self._terminals, self._views, self._events = terminals, views, events
         self._ids, self._scheduler, self._config = ids, scheduler, config
@@ -109,10 +114,12 @@ class OrchestratorService:
         views.listen(self._on_view)
 
     # ------------------------------------------------------------------ the one entry
-    def dispatch(self, root: str, caller: Caller, command: Any) -> dict[str, Any]:
+    def dispatch(self, root: str, caller: Caller, command: Any,
+                 hangup: Hangup | None = None) -> dict[str, Any]:
         """Carry out `command` (a §7.1 object) for `caller` in project `root`; blocks for an
-        ask. Raises `AppError` (INVALID, NOT_FOUND, FORBIDDEN, INBOX_FULL, CYCLE, TIMEOUT,
-        NO_REPLY, COMMAND_NOT_FOUND…)."""
+        ask, which `hangup` withdraws when the caller leaves first. Raises `AppError`
+        (INVALID, NOT_FOUND, FORBIDDEN, INBOX_FULL, CYCLE, TIMEOUT, NO_REPLY, CANCELLED,
+        COMMAND_NOT_FOUND…)."""
         parsed = parse_command(command)
         if isinstance(caller, AgentCaller) and caller.root != self._projects.get(
                 root, in_tab=False).state.root:
@@ -124,7 +131,7 @@ class OrchestratorService:
         if isinstance(parsed, StopAgent):
             return self._stop(root, parsed.target)
         if isinstance(parsed, MessageAgent | AskAgent):
-            return self._post(root, caller, parsed)
+            return self._post(root, caller, parsed, hangup)
         if not isinstance(caller, AgentCaller):
             raise AppError(FORBIDDEN, "only an agent can reply to a task or report a hook")
         if isinstance(parsed, Reply):
@@ -153,16 +160,39 @@ class OrchestratorService:
                 tickets = [(current, "active")] if current else []
                 tickets += [(t, "queued") for t in line.mailbox.waiting()]
                 out += [{"ticket": t.id, "from": t.requester or "user", "to": t.target,
-                         "state": state} for t, state in tickets]
+                         "kind": t.kind, "state": state} for t, state in tickets]
             return out
 
     def delivered(self, root: str, ticket: str) -> None:
-        """A window's write portal typed the text of `ticket` (idempotent)."""
+        """A window's write portal typed and submitted the text of `ticket` (idempotent; a
+        portal that did not tag its writes starts the turn's clock here)."""
         with self._lock:
             line = next((ln for ln in self._lines.values() if ln.root == root and ln.delivery
                          and ln.delivery.ticket == ticket), None)
-            if line is not None and line.delivery is not None:
-                line.delivery.delivered = True
+            if line is not None:
+                self._typing_began(line)
+
+    def typing_started(self, session_id: str, ticket: str) -> None:
+        """A window's write portal writes the text of `ticket` into `session_id` now (called
+        before the write reaches the PTY, so the echo and the answer count for the turn)."""
+        with self._lock:
+            line = self._by_session.get(session_id)
+            if line is not None and line.delivery is not None \
+                    and line.delivery.ticket == ticket:
+                self._typing_began(line)
+
+    def human_line(self, root: str, session_id: str, dirty: bool) -> None:
+        """A window's portal says the human's line in `session_id` has text on it (`dirty`) or
+        is empty again; a delivery waiting for it to be clean goes on."""
+        with self._lock:
+            line = self._by_session.get(session_id)
+            if line is None or line.root != root:
+                return
+            line.human_dirty = dirty
+            delivery = line.delivery
+            effects = self._route(line) if (not dirty and delivery is not None
+                                            and delivery.view is None) else []
+        self._run(effects)
 
     def queue_depth(self, root: str, agent_id: str) -> tuple[str, int]:
         """`(activity, queue depth)` of an agent (for the agents list of a window)."""
@@ -218,8 +248,8 @@ class OrchestratorService:
             self._terminals.kill(live.session_id)
         return {"agentId": agent_id, "stopped": live is not None}
 
-    def _post(self, root: str, caller: Caller,
-              request: MessageAgent | AskAgent) -> dict[str, Any]:
+    def _post(self, root: str, caller: Caller, request: MessageAgent | AskAgent,
+              hangup: Hangup | None) -> dict[str, Any]:
         root, agent_id, name = self._resolve(root, request.target)
         requester = caller.agent_id if isinstance(caller, AgentCaller) else None
         self._access.check(root, requester, agent_id, request.signal, request.zone)
@@ -240,6 +270,7 @@ class OrchestratorService:
                 line.waiters[ticket.id] = waiter
                 if requester is not None:
                     self._graph.add(ticket.id, requester, agent_id)
+                    self._asker_waits(root, requester, ticket.id)
             effects = [self._publish_delegation(line, ticket, "queued"), self._activity(line)]
             effects += self._advance(line)
             running = line.session_id is not None
@@ -254,6 +285,9 @@ class OrchestratorService:
                 raise
         if waiter is None:
             return {"ticket": ticket.id, "position": position}
+        if hangup is not None:
+            hangup.on_hangup(partial(self._abandon, root, agent_id, ticket.id,
+                                     f"{caller.label} hung up before the answer"))
         outcome = waiter.wait()
         assert outcome is not None
         if outcome.code is not None:
@@ -269,11 +303,70 @@ class OrchestratorService:
                 return
             ticket = line.mailbox.withdraw(ticket_id)
             line.waiters.pop(ticket_id, None)
-            self._graph.remove(ticket_id)
             effects = [self._activity(line)]
             if ticket is not None:
+                self._ask_over(line.root, ticket)
                 effects.append(self._publish_delegation(line, ticket, "failed", exc.code))
         self._run(effects)
+
+    def _abandon(self, root: str, agent_id: str, ticket_id: str, why: str) -> None:
+        """The asker of `ticket_id` went away: a queued ticket is withdrawn; a turn already
+        under way goes on (its answer is still logged) but nobody waits for it any more."""
+        with self._lock:
+            line = self._lines.get((root, agent_id))
+            effects = self._abandoned(line, ticket_id, why) if line is not None else []
+        self._run(effects)
+
+    def _abandoned(self, line: AgentLine, ticket_id: str, why: str) -> list[Effect]:
+        waiter = line.waiters.pop(ticket_id, None)
+        if waiter is None:
+            return []  # answered already
+        effects: list[Effect] = [partial(waiter.settle, Outcome(code=CANCELLED, message=why))]
+        ticket = line.mailbox.withdraw(ticket_id)
+        if ticket is not None:
+            self._ask_over(line.root, ticket)
+            effects += [self._publish_delegation(line, ticket, "failed", CANCELLED),
+                        self._activity(line)]
+        elif line.mailbox.current is not None and line.mailbox.current.id == ticket_id:
+            self._ask_over(line.root, line.mailbox.current)
+        return effects
+
+    def _asker_waits(self, root: str, requester: str, ticket_id: str) -> None:
+        """Agent `requester` now waits on `ticket_id`: its own turn's clock stops meanwhile."""
+        asker = self._lines.get((root, requester))
+        if asker is None or asker.mailbox.current is None:
+            return
+        asker.asking.add(ticket_id)
+        if asker.turn_timer is not None:
+            asker.turn_timer.cancel()
+            asker.turn_timer = None
+            asker.turn_left = max(0.0, asker.turn_deadline - self._scheduler.monotonic())
+
+    def _ask_over(self, root: str, ticket: Ticket) -> None:
+        """`ticket` (an ask) is answered or gone: out of the wait-for graph, and the asker's
+        clock runs again once it waits on nothing else."""
+        self._graph.remove(ticket.id)
+        if ticket.requester is None:
+            return
+        asker = self._lines.get((root, ticket.requester))
+        if asker is None or ticket.id not in asker.asking:
+            return
+        asker.asking.discard(ticket.id)
+        if not asker.asking and asker.turn_left is not None and asker.mailbox.current:
+            self._arm_turn(asker, asker.turn_left)
+
+    def _arm_turn(self, line: AgentLine, seconds: float) -> None:
+        """The current turn has `seconds` left (its timer restarts)."""
+        current = line.mailbox.current
+        if current is None:
+            return
+        if line.turn_timer is not None:
+            line.turn_timer.cancel()
+        line.turn_left = None
+        line.turn_deadline = self._scheduler.monotonic() + seconds
+        ticket_id = current.id
+        line.turn_timer = self._scheduler.call_later(
+            seconds, lambda: self._timed_out(line, ticket_id))
 
     def _answer(self, caller: AgentCaller, reply: Reply) -> dict[str, Any]:
         """An answer packet of `caller` (§8.2), checked against the access matrices."""
@@ -300,12 +393,13 @@ class OrchestratorService:
             if line.mailbox.current is not current:
                 raise AppError(NOT_FOUND, f"ticket {current.id} ended meanwhile",
                                {"ticket": current.id})
+            late = line.overdue
             if reply.signal == "RETURN":
-                effects = self._end_turn(line, Outcome(reply=reply.result or ""))
+                effects = self._end_turn(line, Outcome(reply=reply.result or ""), replied=True)
             elif reply.signal == "ERROR":
                 effects = self._end_turn(line, Outcome(
                     code=AGENT_ERROR, message=f"{line.name} reported an error: {context}",
-                    details={"outputTail": f"ERROR: {context}"}))
+                    details={"outputTail": f"ERROR: {context}"}), replied=True)
             elif reply.signal == "BLOCKED_ON":
                 line.activity, line.blocked_on = "blocked", context
                 effects = [self._activity(line)]
@@ -314,7 +408,8 @@ class OrchestratorService:
                 effects = [partial(self._conversations.response, root, current,
                                    f"[CHECKPOINT] {context}")]
         self._run(effects)
-        return {"ticket": current.id}
+        # `late`: its asker had been told TIMEOUT already; the answer is only logged
+        return {"ticket": current.id, **({"late": True} if late and final else {})}
 
     def _hook(self, caller: AgentCaller, hook: Hook) -> dict[str, Any]:
         with self._lock:
@@ -334,28 +429,42 @@ class OrchestratorService:
                     effects = [self._activity(line)]
             elif line.mailbox.current is not None:  # stop, stop-failure
                 effects = self._turn_looked_over(line, hook.payload)
+            elif line.settling_since is not None:  # the CLI is back after its reply
+                effects = self._settled(line)
         self._run(effects)
         return {}
 
     # ------------------------------------------------------------------ turns (lock held)
     def _advance(self, line: AgentLine) -> list[Effect]:
-        """Start the next turn when the agent is ready and free."""
-        if line.activity != "idle" or line.session_id is None:
+        """Start the next turn when the agent is ready, free and back from its last reply."""
+        if line.activity != "idle" or line.session_id is None or line.settling_since is not None:
             return []
         ticket = line.mailbox.start_next()
         if ticket is None:
             return []
         line.activity = "busy"
+        line.overdue = False
         line.forget_turn_output()
-        line.delivery = Delivery(ticket.id, delivered_text(ticket))
-        line.turn_timer = self._scheduler.call_later(
-            self._config.turn_timeout_s, lambda: self._timed_out(line, ticket.id))
         root = line.root
-        return [self._activity(line), self._publish_delegation(line, ticket, "active"),
-                lambda: self._conversations.prompt(root, ticket), *self._route(line)]
+        effects: list[Effect] = [self._activity(line),
+                                 self._publish_delegation(line, ticket, "active"),
+                                 lambda: self._conversations.prompt(root, ticket)]
+        text = delivered_text(ticket)
+        if len(text.encode("utf-8")) > MAX_TYPED_BYTES:
+            path = ideai_path(root, "tasks", f"{ticket.id}.md")
+            text = delivered_text(ticket, task_file=path)
+            effects.append(partial(self._keep_task, path, task_file_text(ticket)))
+        line.delivery = Delivery(ticket.id, text)
+        return effects + self._route(line)
+
+    def _keep_task(self, path: str, text: str) -> None:
+        """A task too long to type goes in a file the typed line points to."""
+        self._files.make_dirs(path.rsplit("/", 1)[0])
+        self._files.write_text_atomic(path, text)
 
     def _route(self, line: AgentLine) -> list[Effect]:
-        """Send the current turn's text to a view showing the session, or type it headless."""
+        """Send the current turn's text to a view showing the session, or type it headless
+        once the human's line there is clean."""
         delivery, session = line.delivery, line.session_id
         if delivery is None or delivery.delivered or session is None:
             return []
@@ -364,12 +473,28 @@ class OrchestratorService:
             delivery.view = views[0]
             event = DelegationReady(line.root, line.agent_id, session, views[0],
                                     delivery.ticket, delivery.text, line.submit_sequence,
-                                    line.submit_delay_ms)
+                                    line.submit_delay_ms, line.human_dirty)
             return [lambda: self._events.publish(event)]
         delivery.view = None
-        delivery.delivered = True
+        if line.human_dirty:
+            return []  # text left on the line: typed once a portal reports it clean
+        self._typing_began(line)
         return [lambda: self._type_headless(session, delivery.text, line.submit_sequence,
                                             line.submit_delay_ms)]
+
+    def _typing_began(self, line: AgentLine) -> None:
+        """The current turn's text is being typed: its output, prompt watch and clock start."""
+        delivery = line.delivery
+        if delivery is None or delivery.delivered:
+            return
+        delivery.delivered = True
+        line.forget_turn_output()
+        if line.prompt_pattern:
+            delivery.watch = PromptWatch(line.prompt_pattern, delivery.text)
+        if line.asking:
+            line.turn_left = self._config.turn_timeout_s
+        else:
+            self._arm_turn(line, self._config.turn_timeout_s)
 
     def _type_headless(self, session: str, text: str, submit: str | None,
                        delay_ms: int | None) -> None:
@@ -388,31 +513,70 @@ class OrchestratorService:
 
         self._scheduler.call_later(delay, submit_now)
 
-    def _end_turn(self, line: AgentLine, outcome: Outcome) -> list[Effect]:
-        """The current turn is over with `outcome`; the next one may start."""
+    def _end_turn(self, line: AgentLine, outcome: Outcome,
+                  replied: bool = False) -> list[Effect]:
+        """The current turn is over with `outcome`; the next one may start (after a reply,
+        once the CLI is back: `_settle_after_reply`)."""
         ticket = line.mailbox.end_turn()
         for timer in (line.turn_timer, line.grace_timer):
             if timer is not None:
                 timer.cancel()
         line.turn_timer = line.grace_timer = None
+        line.turn_left = None
+        line.asking.clear()
         line.delivery = None
         line.blocked_on = None
+        overdue, line.overdue = line.overdue, False
         if line.activity in ("busy", "waiting", "blocked"):
             line.activity = "idle"
         effects: list[Effect] = []
         if ticket is not None:
-            self._graph.remove(ticket.id)
             said = outcome.reply if outcome.code is None else outcome.details.get("outputTail")
             if isinstance(said, str) and said:
                 effects.append(partial(self._conversations.response, line.root, ticket, said))
             waiter = line.waiters.pop(ticket.id, None)
             if waiter is not None:
                 effects.append(partial(waiter.settle, outcome))
-            effects.append(self._publish_delegation(line, ticket,
-                                                    "failed" if outcome.code else "done",
-                                                    outcome.code))
+            if ticket.kind == "ask":
+                self._ask_over(line.root, ticket)
+            if not overdue:  # an overdue one was reported failed at its timeout
+                effects.append(self._publish_delegation(line, ticket,
+                                                        "failed" if outcome.code else "done",
+                                                        outcome.code))
+        if replied and line.session_id is not None:
+            effects += self._settle_after_reply(line)
         effects.append(self._activity(line))
         return effects + self._advance(line)
+
+    def _settle_after_reply(self, line: AgentLine) -> list[Effect]:
+        """After a reply the CLI still prints (the tool call's result, its prompt): the next
+        task is typed once it is back — its prompt, a stop hook, or `settle_quiet_s` of quiet
+        (at most `settle_max_s`)."""
+        session = line.session_id
+        line.settling_since = self._scheduler.monotonic()
+        line.settle_watch = PromptWatch(line.prompt_pattern) if line.prompt_pattern else None
+        self._scheduler.call_later(self._config.settle_poll_s,
+                                   lambda: self._poll_after_reply(line, session))
+        return []
+
+    def _poll_after_reply(self, line: AgentLine, session: str | None) -> None:
+        now = self._scheduler.monotonic()
+        with self._lock:
+            since = line.settling_since
+            if since is None or line.session_id != session:
+                return
+            last = max(since, line.last_output_at or since)
+            done = (now - last >= self._config.settle_quiet_s
+                    or now - since >= self._config.settle_max_s)
+            effects = self._settled(line) if done else []
+        self._run(effects)
+        if not done:
+            self._scheduler.call_later(self._config.settle_poll_s,
+                                       lambda: self._poll_after_reply(line, session))
+
+    def _settled(self, line: AgentLine) -> list[Effect]:
+        line.settling_since, line.settle_watch = None, None
+        return self._advance(line)
 
     def _turn_looked_over(self, line: AgentLine, payload: dict[str, Any]) -> list[Effect]:
         """The CLI looks done (prompt back, stop hook): a reply may still be on its way; after
@@ -441,15 +605,29 @@ class OrchestratorService:
         self._run(effects)
 
     def _timed_out(self, line: AgentLine, ticket_id: str) -> None:
+        """The turn's time is up: its asker is answered TIMEOUT at once; the turn itself goes
+        on until the CLI looks done or replies (never typing the next task into a CLI still at
+        work), and ends for good after one more timeout."""
         with self._lock:
             current = line.mailbox.current
             if current is None or current.id != ticket_id:
                 return
             seconds = round(self._config.turn_timeout_s)
-            effects = self._end_turn(line, Outcome(
-                code=TIMEOUT, message=f"{line.name} did not answer within {seconds} s (it "
-                                      "keeps running; its next task starts now)",
-                details={"timeoutS": seconds}))
+            if line.overdue:
+                effects = self._end_turn(line, Outcome(code=TIMEOUT, message="overdue"))
+            else:
+                line.overdue = True
+                line.turn_timer = None
+                outcome = Outcome(code=TIMEOUT, message=(
+                    f"{line.name} did not answer within {seconds} s (it goes on with this "
+                    "task; its answer, if any, is kept in your conversation log)"),
+                    details={"timeoutS": seconds})
+                waiter = line.waiters.pop(current.id, None)
+                effects = [partial(waiter.settle, outcome)] if waiter is not None else []
+                if current.kind == "ask":
+                    self._ask_over(line.root, current)
+                effects.append(self._publish_delegation(line, current, "failed", TIMEOUT))
+                self._arm_turn(line, self._config.turn_timeout_s)
         self._run(effects)
 
     # ------------------------------------------------------------------ sessions (bus)
@@ -468,6 +646,8 @@ class OrchestratorService:
             line = self._line(root, agent_id, name)
             line.session_id, line.started_at = session_id, self._scheduler.monotonic()
             line.last_output_at = None
+            line.settling_since = line.settle_watch = None
+            line.human_dirty = False
             line.activity = "starting"
             if profile is not None:
                 line.prompt_pattern = profile.prompt_ready_pattern
@@ -529,7 +709,7 @@ class OrchestratorService:
             for ticket in list(line.mailbox.waiting()):  # askers would wait for nobody
                 if ticket.kind == "ask":
                     line.mailbox.withdraw(ticket.id)
-                    self._graph.remove(ticket.id)
+                    self._ask_over(line.root, ticket)
                     waiter = line.waiters.pop(ticket.id, None)
                     outcome = Outcome(code=NO_REPLY, message=f"{line.name} exited before "
                                                              "getting to this task")
@@ -537,7 +717,22 @@ class OrchestratorService:
                         effects.append(partial(waiter.settle, outcome))
                     effects.append(self._publish_delegation(line, ticket, "failed", NO_REPLY))
             effects.append(self._activity(line))
+            effects += self._asker_gone(line)
         self._run(effects)
+
+    def _asker_gone(self, asker: AgentLine) -> list[Effect]:
+        """`asker` exited: what it asked others is withdrawn (queued) or unwatched (under
+        way), so nobody works for it unheard and the wait-for graph forgets it."""
+        effects: list[Effect] = []
+        for line in list(self._lines.values()):
+            if line.root != asker.root or line is asker:
+                continue
+            tickets = [*line.mailbox.waiting(), *filter(None, [line.mailbox.current])]
+            for ticket in tickets:
+                if ticket.kind == "ask" and ticket.requester == asker.agent_id:
+                    effects += self._abandoned(line, ticket.id,
+                                               f"{asker.name} exited before the answer")
+        return effects
 
     def on_output(self, chunk: TerminalChunk) -> None:
         """Terminal-output tap (reader thread): readiness, the turn's output, prompt-ready."""
@@ -546,20 +741,21 @@ class OrchestratorService:
             return
         with self._lock:
             line.last_output_at = self._scheduler.monotonic()
-            delivery = line.delivery
-            if delivery is None or not delivery.delivered:
-                return
-            line.remember(chunk.text)
-            pattern = line.prompt_pattern
-            if pattern is None or delivery.prompt_seen:
-                return
-            seen = line.recent + chunk.text
-            line.recent = seen[-max(len(pattern) * 2, 256):]
-            if not prompt_ready(pattern, seen):
-                return
-            delivery.prompt_seen = True
-            effects = self._turn_looked_over(line, {})
+            if line.settle_watch is not None and line.settle_watch.feed(chunk.text):
+                effects = self._settled(line)
+            else:
+                effects = self._turn_output(line, chunk.text)
         self._run(effects)
+
+    def _turn_output(self, line: AgentLine, text: str) -> list[Effect]:
+        delivery = line.delivery
+        if delivery is None or not delivery.delivered:
+            return []
+        line.remember(text)
+        if delivery.watch is None or delivery.prompt_seen or not delivery.watch.feed(text):
+            return []
+        delivery.prompt_seen = True
+        return self._turn_looked_over(line, {})
 
     # ------------------------------------------------------------------ views (portal)
     def _on_view(self, session_id: str, view: str, attached: bool) -> None:
@@ -588,7 +784,7 @@ class OrchestratorService:
     def _publish_delegation(self, line: AgentLine, ticket: Ticket, state: Any,
                             reason: str | None = None) -> Effect:
         event = DelegationChanged(line.root, ticket.id, ticket.requester, ticket.target, state,
-                                  reason)
+                                  reason, ticket.kind)
         return lambda: self._events.publish(event)
 
     @staticmethod

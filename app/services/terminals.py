@@ -3,6 +3,7 @@ keystrokes, resize, acks, kill."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.core.errors import NOT_FOUND, AppError
@@ -32,9 +33,12 @@ class TerminalService:
     """Terminal operations on the sessions projects own."""
 
     def __init__(self, projects: OpenProjects, keeper: SessionKeeper, terminals: TerminalHost,
-                 views: TerminalViews, open_shell: OpenShell) -> None:
+                 views: TerminalViews, open_shell: OpenShell,
+                 portal_writes: Callable[[str, str], None] = lambda session, ticket: None
+                 ) -> None:
         self._projects, self._keeper, self._terminals = projects, keeper, terminals
         self._views, self._open_shell = views, open_shell
+        self._portal_writes = portal_writes
 
     def open_shell(self, root: str, node_id: str, cols: int, rows: int) -> ShellOpened:
         """Start the user's shell in cell `node_id` of project `root`. Errors of `OpenShell`."""
@@ -68,8 +72,12 @@ class TerminalService:
         """View `view` (a window) went away or reloaded: it shows nothing any more."""
         self._views.detach_view(view)
 
-    def write(self, session_id: str, seq: int, data: str) -> None:
-        """Keystrokes number `seq` of a view (applied in order). Raises NOT_FOUND."""
+    def write(self, session_id: str, seq: int, data: str, ticket: str | None = None) -> None:
+        """Keystrokes number `seq` of a view (applied in order). `ticket`: the view's write
+        portal types that delegation (`portal_writes(session_id, ticket)` hears it before the
+        PTY does). Raises NOT_FOUND."""
+        if ticket is not None:
+            self._portal_writes(session_id, ticket)
         self._terminals.write(session_id, seq, data)
 
     def resize(self, session_id: str, cols: int, rows: int) -> None:

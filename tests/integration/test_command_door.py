@@ -5,6 +5,7 @@ endpoint and command door over a fake orchestrator (POSIX only)."""
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import subprocess
 import time
@@ -63,6 +64,17 @@ def test_ask_blocks_until_reply_and_prints_it(world: World) -> None:
         (BOB, {"type": "agent.reply", "result": "LGTM ✓\nsecond line", "ticket": "t1"})]
 
 
+def test_an_interrupted_ask_hangs_up_and_the_ask_is_withdrawn(world: World) -> None:
+    with subprocess.Popen(idea_argv("ask", "Bob", "never mind"), env=agent_env(world),
+                          cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as asker:
+        world.dispatcher.wait_pending(1)
+        asker.send_signal(signal.SIGINT)  # ^C in the agent's terminal
+        asker.communicate(timeout=30)
+    assert world.dispatcher.wait_hung_up(1) == ["t1"]
+    assert list(world.dispatcher.pending) == []
+
+
 def test_reply_reads_a_long_answer_from_stdin(world: World) -> None:
     answer = "line\n" * 5000
     with subprocess.Popen(idea_argv("ask", "Bob", "-"), env=agent_env(world), cwd=REPO,
@@ -86,7 +98,9 @@ def test_agents_and_message(world: World) -> None:
          "activity": "idle", "queueDepth": 0}]}
     world.dispatcher.answers["agent.message"] = {"ticket": "t9", "position": 3}
     listed = idea(agent_env(world), "agents")
-    assert listed.returncode == 0 and listed.stdout == "Bob\tb1\tclaude-code\tidle\tqueue=0\n"
+    assert listed.returncode == 0 and listed.stdout == (
+        "NAME  ACTIVITY  QUEUE  PROFILE      ID\n"
+        "Bob   idle      0      claude-code  b1\n")
     raw = idea(agent_env(world), "agents", "--json")
     assert json.loads(raw.stdout) == world.dispatcher.answers["agent.list"]
     sent = idea(agent_env(world), "message", "Bob", "fyi: build is green")
@@ -109,6 +123,11 @@ def test_a_wrong_token_is_forbidden(world: World) -> None:
     done = idea(agent_env(world, "a1", token="tok-b"), "agents")
     assert done.returncode == 1 and done.stderr.startswith("idea: FORBIDDEN: ")
     assert world.dispatcher.calls == []
+
+
+def test_a_bare_idea_in_an_agents_terminal_prints_usage_not_a_window(world: World) -> None:
+    bare = idea(agent_env(world))
+    assert bare.returncode == 2 and "idea ask AGENT" in bare.stderr and bare.stdout == ""
 
 
 def test_usage_errors_exit_2(world: World) -> None:

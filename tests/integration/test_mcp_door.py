@@ -231,7 +231,8 @@ def test_a_cancelled_ask_leaves_the_session_usable(world: World) -> None:
 
     code, after = anyio.run(main)
     assert code == -32001 and after == '{"agents":[]}'
-    assert list(world.dispatcher.pending) == ["t1"]  # the orchestrator's ask is its own business
+    assert world.dispatcher.wait_hung_up(1) == ["t1"]  # the ask is withdrawn, not done unheard
+    assert list(world.dispatcher.pending) == []
 
 
 def test_the_relay_takes_the_token_from_the_environment(world: World) -> None:

@@ -14,6 +14,7 @@ from app.core.domain.profiles import Profile
 from app.core.domain.sessions import SpawnSpec, TerminalChunk
 from app.core.errors import (
     ALREADY_EXISTS,
+    CANCELLED,
     FORBIDDEN,
     INVALID,
     NOT_FOUND,
@@ -22,7 +23,7 @@ from app.core.errors import (
     AppError,
 )
 from app.core.events import DomainEvent
-from app.core.ports import ConnectionHandler, TerminalListener
+from app.core.ports import ConnectionHandler, Hangup, TerminalListener
 
 
 class FakeFileSystem:
@@ -363,11 +364,12 @@ class FakeDispatcher:
         self.answers: dict[str, dict[str, Any] | AppError] = {}
         self.calls: list[tuple[AgentCaller, dict[str, Any]]] = []
         self.pending: dict[str, _PendingAsk] = {}
+        self.hung_up: list[str] = []
         self._cond = threading.Condition()
         self._tickets = 0
 
-    def dispatch(self, root: str, caller: AgentCaller,
-                 command: dict[str, Any]) -> dict[str, Any]:
+    def dispatch(self, root: str, caller: AgentCaller, command: dict[str, Any],
+                 hangup: Hangup | None = None) -> dict[str, Any]:
         kind = command.get("type")
         with self._cond:
             self.calls.append((caller, command))
@@ -376,20 +378,23 @@ class FakeDispatcher:
         if isinstance(answer, AppError):
             raise answer
         if kind == "agent.ask":
-            return self._ask(caller, command)
+            return self._ask(caller, command, hangup)
         if kind == "agent.reply" and self.block_asks:
             ticket = str(command.get("ticket") or "")
             self.release(ticket, str(command.get("result", "")))
             return {"ticket": ticket}
         return dict(answer or {})
 
-    def _ask(self, caller: AgentCaller, command: dict[str, Any]) -> dict[str, Any]:
+    def _ask(self, caller: AgentCaller, command: dict[str, Any],
+             hangup: Hangup | None) -> dict[str, Any]:
         with self._cond:
             self._tickets += 1
             ask = _PendingAsk(f"t{self._tickets}", caller, command)
             if self.block_asks:
                 self.pending[ask.ticket] = ask
             self._cond.notify_all()
+        if hangup is not None and self.block_asks:
+            hangup.on_hangup(lambda: self._hung_up(ask.ticket))
         if not self.block_asks:
             return {"ticket": ask.ticket, "reply": f"echo: {command.get('task')}"}
         if not ask.done.wait(self.ask_timeout_s):
@@ -397,6 +402,19 @@ class FakeDispatcher:
         if isinstance(ask.outcome, AppError):
             raise ask.outcome
         return {"ticket": ask.ticket, "reply": ask.outcome}
+
+    def _hung_up(self, ticket: str) -> None:
+        with self._cond:
+            self.hung_up.append(ticket)
+            self._cond.notify_all()
+        self.release(ticket, AppError(CANCELLED, "the asker hung up"))
+
+    def wait_hung_up(self, count: int, timeout_s: float = 10.0) -> list[str]:
+        """Block until `count` asks were hung up by their door; returns their tickets."""
+        with self._cond:
+            if not self._cond.wait_for(lambda: len(self.hung_up) >= count, timeout_s):
+                raise AssertionError(f"{len(self.hung_up)} asks hung up, wanted {count}")
+            return list(self.hung_up)
 
     def release(self, ticket: str, outcome: str | AppError) -> None:
         """End the pending ask `ticket` with a reply text or an error; NOT_FOUND if none."""

@@ -32,7 +32,34 @@ def accepts_turn(activity: Activity) -> bool:
     return activity == "idle"
 
 
-def prompt_ready(pattern: str | None, text: str) -> bool:
-    """Whether the profile's prompt-ready `pattern` (a literal substring, as the original app
-    chose) appears in `text`; never when the profile declares none."""
-    return pattern is not None and pattern != "" and pattern in text
+def occurrences(pattern: str, text: str) -> int:
+    """How many times `pattern` occurs in `text`, overlaps counted."""
+    count, start = 0, text.find(pattern)
+    while start >= 0:
+        count += 1
+        start = text.find(pattern, start + 1)
+    return count
+
+
+class PromptWatch:
+    """Finds the profile's prompt-ready pattern in a turn's output, fed chunk by chunk (a
+    pattern split across chunks is found). The typed task is echoed by the terminal: the
+    `skip` occurrences of the pattern inside the typed text are its echo, not the prompt, so
+    the watch fires on the occurrence after them."""
+
+    def __init__(self, pattern: str, typed: str = "") -> None:
+        if not pattern:
+            raise ValueError("an empty pattern never shows a prompt")
+        self._pattern = pattern
+        self._skip = occurrences(pattern, typed)
+        self._seen = 0
+        self._recent = ""
+        self._keep = max(len(pattern) * 2, 256)
+
+    def feed(self, text: str) -> bool:
+        """Count the occurrences `text` completes; True once the prompt is back."""
+        joined = self._recent + text
+        self._seen += occurrences(self._pattern, joined) - occurrences(self._pattern,
+                                                                       self._recent)
+        self._recent = joined[-self._keep:]
+        return self._seen > self._skip

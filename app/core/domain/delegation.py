@@ -192,23 +192,65 @@ class Ticket:
     decision: str | None = None
 
 
-def delivered_text(ticket: Ticket) -> str:
-    """The line typed into the target's terminal for `ticket` (no newline: the profile's submit
-    sequence follows). Newlines of the task become spaces, so the text is one submission.
-    """
-    def one_line(text: str) -> str:
-        return " ".join(text.split())
+#: Longest line typed into a terminal (UTF-8 bytes): a terminal in canonical (line) mode keeps
+#: 4,095 bytes of a line (Linux n_tty `N_TTY_BUF_SIZE`), so a longer task goes in a file.
+MAX_TYPED_BYTES = 4_000
+#: How much of a task kept in a file the typed line still shows (characters).
+TASK_PREVIEW_CHARS = 300
 
+
+def printable_line(text: str) -> str:
+    """`text` as one line a terminal takes as typed characters: whitespace runs become one
+    space and every other control character (C0, DEL, C1: Ctrl-C, Esc, …) is dropped, so a
+    task can neither press keys nor submit early."""
+    kept = "".join(" " if ch.isspace() else ch for ch in text
+                   if ch.isspace() or not _is_control(ch))
+    return " ".join(kept.split())
+
+
+def _is_control(ch: str) -> bool:
+    code = ord(ch)
+    return code < 0x20 or 0x7F <= code <= 0x9F
+
+
+def delivered_text(ticket: Ticket, task_file: str | None = None) -> str:
+    """The line typed into the target's terminal for `ticket` (no newline: the profile's submit
+    sequence follows), printable characters only (`printable_line`). With `task_file` (the
+    task was too long to type, `MAX_TYPED_BYTES`), the line shows the task's beginning and
+    points to the file holding all of it.
+    """
     what = "handoff" if ticket.signal == "HANDOFF" else "task"
     extra = []
     if ticket.files:
         extra.append(f"files: {', '.join(ticket.files)}")
     if ticket.zone:
         extra.append(f"zone: {ticket.zone}")
-    if ticket.decision:
-        extra.append(f"decision so far: {one_line(ticket.decision)}")
+    if ticket.decision and task_file is None:
+        extra.append(f"decision so far: {ticket.decision}")
     scope = f" ({'; '.join(extra)})" if extra else ""
     answer = (f" (answer with idea_reply, ticket {ticket.id}, or: idea reply --ticket "
               f"{ticket.id} \"…\")") if ticket.kind == "ask" else ""
-    return (f"[IdeA · {what} from {ticket.label} · ticket {ticket.id}] "
-            f"{one_line(ticket.text)}{scope}{answer}")
+    body = ticket.text
+    if task_file is not None:
+        preview = printable_line(ticket.text)[:TASK_PREVIEW_CHARS]
+        body = (f"The whole {what} ({len(ticket.text):,} characters) is in the file "
+                f"{task_file} - read it first. It begins: {preview}…")
+    return printable_line(f"[IdeA · {what} from {ticket.label} · ticket {ticket.id}] "
+                          f"{body}{scope}{answer}")
+
+
+def task_file_text(ticket: Ticket) -> str:
+    """The Markdown file holding a task too long to type: the request's header and its text
+    as given (newlines kept)."""
+    lines = [f"# {'Handoff' if ticket.signal == 'HANDOFF' else 'Task'} from {ticket.label}",
+             "", f"Ticket: {ticket.id}"]
+    if ticket.kind == "ask":
+        lines.append(f"Answer with idea_reply (ticket {ticket.id}) or: idea reply --ticket "
+                     f"{ticket.id} \"…\"")
+    if ticket.files:
+        lines.append(f"Files: {', '.join(ticket.files)}")
+    if ticket.zone:
+        lines.append(f"Zone: {ticket.zone}")
+    if ticket.decision:
+        lines += ["", "## Decision so far", "", ticket.decision]
+    return "\n".join([*lines, "", "## Text", "", ticket.text, ""])

@@ -73,7 +73,9 @@ def test_what_each_subcommand_prints() -> None:
          "activity": "busy", "queueDepth": 2},
         {"agentId": "c1", "name": "Carol", "profileId": "shell", "running": False}]}
     assert render(parse("agents"), agents).splitlines() == [
-        "Bob\tb1\tclaude-code\tbusy\tqueue=2", "Carol\tc1\tshell\tstopped\tqueue=0"]
+        "NAME   ACTIVITY  QUEUE  PROFILE      ID",
+        "Bob    busy      2      claude-code  b1",
+        "Carol  stopped   0      shell        c1"]
     assert json.loads(render(parse("agents", "--json"), agents)) == agents
 
 

@@ -4,8 +4,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.core.domain.activity import accepts_turn, on_notification, prompt_ready
-from app.core.domain.delegation import AskAgent, Reply, Ticket, delivered_text, parse_command
+from app.core.domain.activity import PromptWatch, accepts_turn, on_notification
+from app.core.domain.delegation import (
+    MAX_TYPED_BYTES,
+    AskAgent,
+    Reply,
+    Ticket,
+    delivered_text,
+    parse_command,
+    printable_line,
+    task_file_text,
+)
 from app.core.domain.mailbox import Mailbox
 from app.core.domain.terminal_text import plain_text, tail
 from app.core.domain.wait_for import WaitForGraph
@@ -130,11 +139,54 @@ def test_busy_idle_and_waiting() -> None:
     assert on_notification("busy", "permission_prompt") == "waiting"
     assert on_notification("idle", "permission_prompt") == "idle"
     assert on_notification("busy", "auth_success") == "busy"
-    assert prompt_ready("tui> ", "answer\r\ntui> ") and not prompt_ready(None, "tui> ")
-    assert not prompt_ready("", "anything")
+    assert PromptWatch("tui> ").feed("answer\r\ntui> ")
+    with pytest.raises(ValueError):
+        PromptWatch("")
 
 
 def test_terminal_output_as_plain_text() -> None:
     raw = "\x1b[1;32mok\x1b[0m\r\nline\x07 two\rthree\x1b]0;title\x07\x1b(B end"
     assert plain_text(raw) == "ok\nline two\nthree end"
     assert tail("a" * 10 + "\nlast line", 12) == "last line"
+
+
+@given(st.text())
+def test_a_typed_line_is_printable_one_line_whatever_the_task(text: str) -> None:
+    typed = delivered_text(Ticket("T", "ask", "b", "a", "Alpha", text))
+    assert not any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in typed)
+    assert "  " not in typed and typed == typed.strip()
+
+
+def test_control_characters_of_a_task_are_dropped_not_typed() -> None:
+    assert printable_line("a\x1b[2J\x03b\tc\r\nd\x9b\x7f") == "a[2Jb c d"
+
+
+def test_a_long_task_is_pointed_to_and_its_file_keeps_it_whole() -> None:
+    ticket = Ticket("T9", "ask", "b", "a", "Alpha", "first line\n" + "y" * 6_000,
+                    files=("src/a.py",))
+    typed = delivered_text(ticket, task_file="/p/.ideai/tasks/T9.md")
+    assert "in the file /p/.ideai/tasks/T9.md" in typed and "6,011 characters" in typed
+    assert len(typed) < MAX_TYPED_BYTES and "(files: src/a.py)" in typed
+    kept = task_file_text(ticket)
+    assert kept.startswith("# Task from Alpha\n") and ticket.text in kept
+    assert "Ticket: T9" in kept and "Files: src/a.py" in kept
+
+
+@given(st.text(alphabet="ab> \r\n", max_size=60), st.lists(st.integers(0, 60), max_size=6))
+def test_the_prompt_watch_finds_the_same_prompt_however_the_output_is_cut(
+        output: str, cuts: list[int]) -> None:
+    pieces, last = [], 0
+    for cut in sorted(set(cuts)):
+        pieces.append(output[last:cut])
+        last = max(last, cut)
+    pieces.append(output[last:])
+    whole, chunked = PromptWatch("a> "), PromptWatch("a> ")
+    fired = [chunked.feed(p) for p in pieces]
+    assert any(fired) == whole.feed(output)
+
+
+def test_the_prompt_watch_skips_the_echo_of_the_typed_text() -> None:
+    watch = PromptWatch("tui> ", typed="sleep 6 tui> ")
+    assert not watch.feed("sleep 6 tu")
+    assert not watch.feed("i> \r\nworking")
+    assert watch.feed("\r\ntui> ")

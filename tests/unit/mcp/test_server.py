@@ -33,8 +33,8 @@ class FakeSession:
 
 
 class Exploding(FakeDispatcher):
-    def dispatch(self, root: str, caller: AgentCaller,
-                 command: dict[str, Any]) -> dict[str, Any]:
+    def dispatch(self, root: str, caller: AgentCaller, command: dict[str, Any],
+                 hangup: object = None) -> dict[str, Any]:
         raise RuntimeError("secret internals")
 
 

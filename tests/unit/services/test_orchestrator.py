@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from app.core.domain.conversation import conversation_id
 from app.core.domain.delegation import AgentCaller, User
 from app.core.domain.profiles import ContextInjection, Profile
 from app.core.errors import AppError
@@ -103,6 +104,9 @@ def test_asks_to_one_agent_are_served_one_at_a_time_in_order() -> None:
     assert "two" not in injected(w, a["Beta"].session_id) and not second.done()
     w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "r1"})
     assert first.result()["reply"] == "r1"
+    w.clock.advance(0.5)
+    assert "two" not in injected(w, a["Beta"].session_id)  # the CLI is not back yet
+    w.clock.advance(1)  # quiet for settle_quiet_s after its reply
     wait_until(lambda: "two" in injected(w, a["Beta"].session_id))
     w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "r2"})
     assert second.result()["reply"] == "r2"
@@ -137,7 +141,7 @@ def test_an_ask_that_would_close_a_cycle_is_refused_before_queueing() -> None:
     assert injected(w, a["Alpha"].session_id) == ""
 
 
-def test_a_turn_that_times_out_frees_the_queue_and_keeps_the_target() -> None:
+def test_a_timeout_answers_the_asker_but_types_nothing_into_the_busy_cli() -> None:
     w = world()
     a = setup(w, "Alpha", "Beta")
     late = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "slow"})
@@ -147,9 +151,58 @@ def test_a_turn_that_times_out_frees_the_queue_and_keeps_the_target() -> None:
     with pytest.raises(AppError) as err:
         late.result()
     assert err.value.code == "TIMEOUT" and w.host.is_alive(a["Beta"].session_id)
+    w.clock.advance(60)
+    assert "task from user" not in injected(w, a["Beta"].session_id)  # Beta is still at work
+    answer = w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply",
+                                                         "result": "slow result"})
+    assert answer["late"] is True
+    log = w.s.conversations.turns(ROOT, conversation_id(a["Alpha"].agent_id,
+                                                        a["Beta"].agent_id))
+    assert [t.text for t in log][-1] == "slow result"  # the late answer is kept
+    w.clock.advance(2)
     wait_until(lambda: "task from user" in injected(w, a["Beta"].session_id))
     w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "ok"})
     assert nxt.result()["reply"] == "ok"
+    states = [(e.kind, e.state, e.reason) for e in w.timeline.of(DelegationChanged)
+              if e.requester == a["Alpha"].agent_id]
+    assert states == [("ask", "queued", None), ("ask", "active", None),
+                      ("ask", "failed", "TIMEOUT")]
+
+
+def test_an_overdue_turn_ends_for_good_after_a_second_timeout() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    late = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "stuck"})
+    Call(w, User(), {"type": "agent.message", "target": "Beta", "text": "after"})
+    wait_until(lambda: "stuck" in injected(w, a["Beta"].session_id))
+    w.clock.advance(300)
+    assert late.done(2)
+    w.clock.advance(299)
+    assert "after" not in injected(w, a["Beta"].session_id)
+    w.clock.advance(2)
+    wait_until(lambda: "after" in injected(w, a["Beta"].session_id))
+
+
+def test_the_clock_of_a_turn_stops_while_its_agent_waits_on_its_own_ask() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta", "Gamma")
+    outer = Call(w, User(), {"type": "agent.ask", "target": "Alpha", "task": "big job"})
+    wait_until(lambda: "big job" in injected(w, a["Alpha"].session_id))
+    w.clock.advance(100)
+    inner = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "part"})
+    wait_until(lambda: "part" in injected(w, a["Beta"].session_id))
+    for _ in range(5):  # Beta takes 250 s: Alpha's own clock stands still meanwhile
+        w.clock.advance(50)
+        wait_until(lambda: True)
+    assert not outer.done(0.05)
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "done"})
+    assert inner.result()["reply"] == "done"
+    w.clock.advance(150)
+    assert not outer.done(0.05)  # 100 + 150 < 300
+    w.clock.advance(60)
+    with pytest.raises(AppError) as err:
+        outer.result()
+    assert err.value.code == "TIMEOUT"
 
 
 def test_a_reply_names_the_current_ticket_or_nothing() -> None:
@@ -413,6 +466,163 @@ def test_the_graph_lists_active_and_queued_delegations() -> None:
     w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.message", "target": "Beta",
                                              "text": "2"})
     graph = w.s.orchestrator.graph(ROOT)
-    assert [(g["from"], g["to"], g["state"]) for g in graph] == [
-        (a["Alpha"].agent_id, a["Beta"].agent_id, "active"),
-        ("user", a["Beta"].agent_id, "queued")]
+    assert [(g["from"], g["to"], g["kind"], g["state"]) for g in graph] == [
+        (a["Alpha"].agent_id, a["Beta"].agent_id, "ask", "active"),
+        ("user", a["Beta"].agent_id, "message", "queued")]
+
+
+class Hangup:
+    """A door's hang-up signal, fired by the test."""
+
+    def __init__(self) -> None:
+        self.callbacks: list[Any] = []
+
+    def on_hangup(self, callback: Any) -> None:
+        self.callbacks.append(callback)
+
+    def fire(self) -> None:
+        for callback in self.callbacks:
+            callback()
+
+
+def test_an_asker_that_hangs_up_withdraws_its_queued_ask() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta", "Gamma")
+    Call(w, a["Gamma"], {"type": "agent.ask", "target": "Beta", "task": "first"})
+    wait_until(lambda: "first" in injected(w, a["Beta"].session_id))
+    hangup = Hangup()
+    result: dict[str, Any] = {}
+
+    def ask() -> None:
+        try:
+            w.s.orchestrator.dispatch(ROOT, a["Alpha"], {"type": "agent.ask", "target": "Beta",
+                                                         "task": "unheard"}, hangup)
+        except AppError as exc:
+            result["code"] = exc.code
+
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    wait_until(lambda: hangup.callbacks)
+    hangup.fire()  # ^C on `idea ask`
+    thread.join(5)
+    assert result == {"code": "CANCELLED"}
+    assert w.s.orchestrator.queue_depth(ROOT, a["Beta"].agent_id) == ("busy", 0)
+    assert [(e.state, e.reason) for e in w.timeline.of(DelegationChanged)
+            if e.requester == a["Alpha"].agent_id][-1] == ("failed", "CANCELLED")
+    # Alpha waits on nothing any more: Beta may ask it without a false cycle
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.message", "target": "Alpha",
+                                                "text": "hello"})
+    Call(w, a["Beta"], {"type": "agent.ask", "target": "Alpha", "task": "fine"})
+    wait_until(lambda: "fine" in injected(w, a["Alpha"].session_id)
+               or "hello" in injected(w, a["Alpha"].session_id))
+
+
+def test_an_asker_that_exits_leaves_no_ticket_and_no_false_cycle() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta", "Gamma")
+    Call(w, a["Gamma"], {"type": "agent.ask", "target": "Beta", "task": "busy"})
+    wait_until(lambda: "busy" in injected(w, a["Beta"].session_id))
+    gone = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "for alpha"})
+    wait_until(lambda: w.s.orchestrator.queue_depth(ROOT, a["Beta"].agent_id)[1] == 1)
+    w.host.exit(a["Alpha"].session_id, 129)
+    with pytest.raises(AppError) as err:
+        gone.result()
+    assert err.value.code == "CANCELLED"
+    assert w.s.orchestrator.queue_depth(ROOT, a["Beta"].agent_id)[1] == 0
+    alpha = w.s.agents.launch(ROOT, a["Alpha"].agent_id, None, 80, 24).session_id
+    w.clock.advance(20)
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "r"})
+    w.clock.advance(2)
+    again = AgentCaller(ROOT, a["Beta"].agent_id, "Beta", a["Beta"].session_id)
+    ask = Call(w, again, {"type": "agent.ask", "target": "Alpha", "task": "no cycle"})
+    wait_until(lambda: "no cycle" in injected(w, alpha))
+    assert not ask.done(0.05)
+
+
+def test_a_task_cannot_press_keys_and_a_long_one_is_kept_in_a_file() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    Call(w, a["Alpha"], {"type": "agent.message", "target": "Beta",
+                         "text": "compute 1\u001b[2J\u0003+1\u0004\u009b"})
+    wait_until(lambda: "compute" in injected(w, a["Beta"].session_id))
+    typed = injected(w, a["Beta"].session_id)
+    assert "compute 1[2J+1" in typed
+    assert not any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in typed.rstrip("\r"))
+    w.clock.advance(301)
+    w.clock.advance(301)
+    long_task = "line one\n" + "x" * 5_000 + "\nEND"
+    Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": long_task})
+    wait_until(lambda: "line one" in injected(w, a["Beta"].session_id))
+    line = injected(w, a["Beta"].session_id)[len(typed):]
+    assert len(line.encode()) < 4_000 and "(answer with idea_reply" in line
+    path = line.split("is in the file ")[1].split(" - read it first")[0]
+    assert path.startswith(f"{ROOT}/.ideai/tasks/") and path.endswith(".md")
+    kept = w.fs.read_text(path)
+    assert kept is not None and long_task in kept and "Task from Alpha" in kept
+
+
+def test_a_prompt_inside_the_typed_task_is_its_echo_not_the_cli_coming_back() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta", profile="tui")
+    beta = a["Beta"].session_id
+    ask = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "sleep 6 tui> "})
+    wait_until(lambda: "sleep 6" in injected(w, beta))
+    w.host.emit(beta, injected(w, beta))  # the terminal echoes the typed line
+    w.clock.advance(2)
+    assert not ask.done(0.05)
+    w.host.emit(beta, "\r\nslept\r\ntui> ")
+    w.clock.advance(2)
+    with pytest.raises(AppError) as err:
+        ask.result()
+    assert err.value.code == "NO_REPLY" and "slept" in err.value.details["outputTail"]
+
+
+def test_a_fast_answer_counts_from_the_portals_first_write() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta", profile="tui")
+    beta = a["Beta"].session_id
+    w.s.terminals.attach(beta, "window-1", lambda c: None)
+    ask = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "quick"})
+    wait_until(lambda: w.timeline.of(DelegationReady))
+    ready = w.timeline.of(DelegationReady)[-1]
+    w.s.terminals.write(beta, 0, ready.text, ready.ticket)
+    w.host.emit(beta, "answer: 4\r\ntui> ")  # before the portal's acknowledgement
+    w.s.terminals.write(beta, 1, "\r", ready.ticket)
+    w.s.orchestrator.delivered(ROOT, ready.ticket)
+    w.clock.advance(2)
+    with pytest.raises(AppError) as err:
+        ask.result()
+    assert err.value.code == "NO_REPLY" and "answer: 4" in err.value.details["outputTail"]
+
+
+def test_a_line_left_with_text_holds_the_headless_delivery_until_it_is_clean() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    beta = a["Beta"].session_id
+    w.s.terminals.attach(beta, "window-1", lambda c: None)
+    w.s.orchestrator.human_line(ROOT, beta, True)  # the user typed "hello", no Enter
+    Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "wait for me"})
+    wait_until(lambda: w.timeline.of(DelegationReady))
+    assert w.timeline.of(DelegationReady)[-1].line_dirty is True
+    w.s.terminals.detach(beta, "window-1")  # the cell closes before typing it
+    w.clock.advance(5)
+    assert "wait for me" not in injected(w, beta)
+    w.s.orchestrator.human_line(ROOT, beta, False)  # cleared in another view
+    wait_until(lambda: "wait for me" in injected(w, beta))
+
+
+def test_after_a_reply_the_next_task_waits_for_the_prompt() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta", profile="tui")
+    beta = a["Beta"].session_id
+    Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "one"})
+    Call(w, User(), {"type": "agent.message", "target": "Beta", "text": "two"})
+    wait_until(lambda: "one" in injected(w, beta))
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "1"})
+    w.host.emit(beta, "replied (ticket …)\r\n")
+    w.clock.advance(0.5)
+    w.host.emit(beta, "still printing\r\n")
+    w.clock.advance(0.75)
+    assert "two" not in injected(w, beta)
+    w.host.emit(beta, "tui> ")
+    wait_until(lambda: "two" in injected(w, beta))
