@@ -47,6 +47,7 @@ def run_sandbox_exec(plan_file: str, argv: Sequence[str], *,
         print(f"{PREFIX} refused to run {args[0]}: cannot read the sandbox plan "
               f"{plan_file}: {exc}", file=err)
         return REFUSED
+    _create_folders(plan, err)
     if enforcer is None:
         from app.adapters.sandbox import default_enforcer
 
@@ -69,6 +70,20 @@ def run_sandbox_exec(plan_file: str, argv: Sequence[str], *,
         print(f"{PREFIX} cannot run {args[0]}: {exc.strerror or exc}{where}", file=err)
         return REFUSED
     return 0  # only a test's execvp returns
+
+
+def _create_folders(plan: SandboxPlan, err: TextIO) -> None:
+    """Make the missing folders the plan marks `create` (a CLI's home), before confining;
+    a failure only warns (the grant is then skipped, as for any missing path)."""
+    if not plan.enforces:
+        return
+    for grant in plan.grants:
+        if grant.create and not os.path.exists(grant.path):
+            try:
+                os.makedirs(grant.path, mode=0o700, exist_ok=True)
+            except OSError as exc:
+                print(f"{PREFIX} warning: cannot create {grant.path}: {exc.strerror}",
+                      file=err)
 
 
 def _warn(status: SandboxStatus, err: TextIO) -> None:

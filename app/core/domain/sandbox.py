@@ -11,7 +11,8 @@ the CLI's own settings).
 
 JSON (`<run dir>/sandbox-plan.json`, read by `idea sandbox-exec --plan`):
 `{"version": 1, "restrict": ["write", …], "failClosed": bool,
-  "grants": [{"path": abs, "access": ["read", "write", "delete"], "why": str}],
+  "grants": [{"path": abs, "access": ["read", "write", "delete"], "why": str,
+              "create"?: true}],
   "advisory": [str]}`.
 """
 
@@ -45,25 +46,33 @@ def _ordered(classes: frozenset[AccessClass]) -> list[str]:
 @dataclass(frozen=True)
 class PathGrant:
     """`access` stays allowed beneath `path` (absolute; a folder and all below it, or a
-    file); `why` says where the grant comes from (a rule, the CLI's needs)."""
+    file); `why` says where the grant comes from (a rule, the CLI's needs); `create`: a
+    folder the launcher creates when missing, before confining (a CLI's home: Landlock can
+    only grant what exists, and a CLI that cannot create its home loses its sessions)."""
 
     path: str
     access: frozenset[AccessClass]
     why: str = ""
+    create: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "access": _ordered(self.access), "why": self.why}
+        out: dict[str, Any] = {"path": self.path, "access": _ordered(self.access),
+                               "why": self.why}
+        if self.create:
+            out["create"] = True
+        return out
 
 
 @dataclass(frozen=True)
 class CliNeed:
     """A path the agent's CLI must reach whatever the policy says (its binary and libraries,
     its home such as `~/.claude`, temp dirs, the run dir, the endpoint's folder) with the
-    `access` it needs there."""
+    `access` it needs there; `create`: a folder to create when missing (see `PathGrant`)."""
 
     path: str
     access: frozenset[AccessClass]
     why: str = ""
+    create: bool = False
 
 
 @dataclass(frozen=True)
@@ -121,10 +130,13 @@ class SandboxPlan:
             if not isinstance(raw, Mapping) or not isinstance(raw.get("path"), str) \
                     or not str(raw["path"]).startswith("/"):
                 raise ValueError(f"{where}.path: expected an absolute path")
+            create = raw.get("create", False)
+            if not isinstance(create, bool):
+                raise ValueError(f"{where}.create: expected true or false")
             grants.append(PathGrant(path=raw["path"],
                                     access=access_set(_strings(raw.get("access", []),
                                                                f"{where}.access")),
-                                    why=str(raw.get("why", ""))))
+                                    why=str(raw.get("why", "")), create=create))
         advisory = tuple(_strings(value.get("advisory", []), "plan.advisory"))
         return cls(restrict=restrict, grants=tuple(grants), fail_closed=fail_closed,
                    advisory=advisory)

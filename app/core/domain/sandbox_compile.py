@@ -79,6 +79,7 @@ def compile_sandbox_plan(effective: EffectivePermissions | None,
         return None
     root = posixpath.normpath(ctx.project_root)
     grants: dict[str, tuple[set[AccessClass], list[str]]] = {}
+    create: set[str] = set()
     restrict: set[AccessClass] = set()
     advisory: list[str] = []
 
@@ -127,9 +128,12 @@ def compile_sandbox_plan(effective: EffectivePermissions | None,
         grant(ctx.run_dir, ACCESS_CLASSES, "the agent's run dir")
         for need in ctx.cli_needs:
             grant(need.path, need.access, need.why or "needed by the CLI")
+            if need.create:
+                create.add(posixpath.normpath(need.path))
     return SandboxPlan(
         restrict=frozenset(restrict),
-        grants=tuple(PathGrant(path=p, access=frozenset(have), why="; ".join(whys))
+        grants=tuple(PathGrant(path=p, access=frozenset(have), why="; ".join(whys),
+                               create=p in create)
                      for p, (have, whys) in sorted(grants.items())),
         fail_closed=bool(restrict), advisory=tuple(advisory))
 
