@@ -7,8 +7,9 @@ its session cache, hence resume.
 Folders of a CLI's home are marked `create`: the launcher makes them when missing (Landlock can
 only grant what exists; Claude Code that cannot create `~/.claude` keeps no session, so no
 resume). A missing file (`~/.claude.json` on a machine where Claude never ran) cannot be
-granted: the CLI then runs without it. Only the access classes a plan confines matter: `read` needs count only when a read rule
-confines reads, `write`/`delete` needs only when writes or deletions are confined.
+granted: the CLI then runs without it. Only the access classes a plan confines matter: `read`
+needs count only when a read rule confines reads, `write`/`delete` needs only when writes or
+deletions are confined.
 """
 
 from __future__ import annotations
