@@ -38,6 +38,10 @@ def main(argv: list[str] | None = None) -> int:
         return run_dev(data_dir=args.data_dir, projects=args.project or [])
     if command == "mcp-server":
         return _relay(args)
+    if command == "sandbox-exec":
+        from app.adapters.sandbox.launcher import run_sandbox_exec
+
+        return run_sandbox_exec(args.plan, args.argv)
     if command in ("ask", "reply", "agents", "message", "hook"):
         from app.commands.agent_cli import run
 

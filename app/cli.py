@@ -24,7 +24,21 @@ def build_parser() -> argparse.ArgumentParser:
     dev = sub.add_parser("dev", help="development mode: Vite dev server + Python restart on change")
     _window_options(dev)
     _agent_commands(sub)
+    _sandbox_command(sub)
     return parser
+
+
+def _sandbox_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The sandbox launcher (SPEC C10): what IdeA runs an agent through when its permissions
+    pose file rules."""
+    launcher = sub.add_parser(
+        "sandbox-exec", help="confine this process to a sandbox plan (Linux Landlock), then "
+                             "run COMMAND; exit 126 when the plan demands a sandbox the kernel "
+                             "cannot give")
+    launcher.add_argument("--plan", required=True, metavar="FILE",
+                          help="the plan (JSON, written by IdeA as <run dir>/sandbox-plan.json)")
+    launcher.add_argument("argv", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARG...]",
+                          help="the command to run confined and its arguments")
 
 
 def _agent_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

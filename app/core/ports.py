@@ -14,6 +14,7 @@ from typing import Any, Literal, Protocol
 from app.core.domain.delegation import AgentCaller
 from app.core.domain.launch_plan import Delegation, Projection
 from app.core.domain.profiles import Profile
+from app.core.domain.sandbox import SandboxPlan, SandboxStatus
 from app.core.domain.sessions import SpawnSpec, TerminalChunk
 from app.core.errors import AppError
 from app.core.events import DomainEvent
@@ -309,4 +310,22 @@ class Dispatcher(Protocol):
         Blocking (an `agent.ask` returns when the target replied): call it from a worker
         thread; `hangup` withdraws the ask when its caller leaves first (`CANCELLED`). Raises
         `AppError` with the codes of contracts §7.1."""
+        ...
+
+
+# --- The OS sandbox (SPEC C10, docs/adr/006-landlock.md) --------------------------------------
+
+
+class SandboxEnforcer(Protocol):
+    """Confines a process to a `SandboxPlan` (Landlock on Linux; a no-op elsewhere)."""
+
+    def status(self, plan: SandboxPlan | None) -> SandboxStatus:
+        """What `enforce(plan)` would give on this machine (for the editor and the launch:
+        wrap a spawn only when `confined`); restricts nothing."""
+        ...
+
+    def enforce(self, plan: SandboxPlan) -> SandboxStatus:
+        """Confine the CALLING process to `plan`, irreversibly (its children inherit it): call
+        it only in a process about to exec the CLI (`idea sandbox-exec`). Raises
+        `SandboxRefused` when `plan.fail_closed` and this kernel cannot confine."""
         ...

@@ -11,6 +11,13 @@ from typing import Any
 from app.core.domain.delegation import AgentCaller
 from app.core.domain.launch_plan import Delegation, PlannedFile, Projection
 from app.core.domain.profiles import Profile
+from app.core.domain.sandbox import (
+    SandboxPlan,
+    SandboxRefused,
+    SandboxStatus,
+    must_refuse,
+    sandbox_status,
+)
 from app.core.domain.sessions import SpawnSpec, TerminalChunk
 from app.core.errors import (
     ALREADY_EXISTS,
@@ -439,3 +446,24 @@ class FakeDispatcher:
             if not self._cond.wait_for(lambda: len(self.calls) >= count, timeout_s):
                 raise AssertionError(f"{len(self.calls)} calls, wanted {count}")
             return list(self.calls)
+
+
+class FakeSandboxEnforcer:
+    """`SandboxEnforcer` of a pretend kernel with Landlock ABI `abi` (`None`: no Landlock).
+    `enforce` records each plan it confined (in `confined`) and refuses like the real one."""
+
+    def __init__(self, abi: int | None = 7, reason: str = "no Landlock here") -> None:
+        self.abi = abi
+        self.reason = reason
+        self.confined: list[SandboxPlan] = []
+
+    def status(self, plan: SandboxPlan | None) -> SandboxStatus:
+        return sandbox_status(plan, self.abi, self.reason)
+
+    def enforce(self, plan: SandboxPlan) -> SandboxStatus:
+        status = self.status(plan)
+        if must_refuse(plan, status):
+            raise SandboxRefused(status)
+        if status.confined:
+            self.confined.append(plan)
+        return status

@@ -1,5 +1,5 @@
-"""Project permissions (`.ideai/permissions.json`, digest §2.1): loading only, nothing enforces
-them yet."""
+"""Project permissions (`.ideai/permissions.json`, digest §2.1): loading. Deciding is
+`app/core/domain/permission_rules.py`, the OS sandbox plan `sandbox_compile.py` (contracts §9)."""
 
 from __future__ import annotations
 
