@@ -24,6 +24,9 @@ TIMEOUT = "TIMEOUT"
 CYCLE = "CYCLE"
 NO_REPLY = "NO_REPLY"
 AGENT_ERROR = "AGENT_ERROR"  # the target answered with an ERROR packet
+# Structured (headless) turns (SPEC C8): the agent's CLI reported a failure in its own words
+# ("Not logged in · Please run /login"), or its stream ended without a result.
+SESSION_ERROR = "SESSION_ERROR"
 
 ERROR_CODES: frozenset[str] = frozenset(
     {
@@ -41,6 +44,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         CYCLE,
         NO_REPLY,
         AGENT_ERROR,
+        SESSION_ERROR,
     }
 )
 
