@@ -72,7 +72,8 @@ def test_a_deadline_then_a_kill(tmp_path: Path) -> None:
 def test_the_stderr_line_that_says_why() -> None:
     tail = StderrTail()
     for line in ["WARNING: proceeding", "\x1b[31mError: thread/resume failed: no rollout\x1b[0m",
-                 "Stack backtrace:", "   0: <unknown>", "   1: <unknown>"]:
+                 "Stack backtrace:", "   0: anyhow::error::<impl From<E> for anyhow::Error>",
+                 "   1: <unknown>", "    at Object.<anonymous> (/x/error.js:1:1)"]:
         tail.add(line.encode())
     assert tail.reason() == "Error: thread/resume failed: no rollout"
     quiet = StderrTail()

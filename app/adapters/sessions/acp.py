@@ -261,6 +261,11 @@ class AcpSession:
                         {"timeoutS": self._spec.turn_timeout_s})
 
     def _exit_reason(self, exc: BaseException) -> str:
+        """Why the connection closed: the agent's exit code and last error line, once it has
+        exited and its stderr is drained (1 s at most)."""
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(self._exited(), self._loop).result(
+                timeout=EXIT_GRACE_S + 0.5)
         code = self._proc.returncode if self._proc is not None else None
         why = self._stderr.reason() or str(exc) or type(exc).__name__
         status = f" (exit code {code})" if code is not None else ""
@@ -351,6 +356,13 @@ class AcpSession:
             with self._lock:
                 self._permissions.pop(request_id, None)
         return permission_answer(mine, choice)
+
+    async def _exited(self) -> None:
+        if self._proc is not None and self._stderr_task is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(self._proc.wait(),
+                                                      asyncio.shield(self._stderr_task)),
+                                       EXIT_GRACE_S)
 
     async def _drain_stderr(self) -> None:
         assert self._proc is not None and self._proc.stderr is not None

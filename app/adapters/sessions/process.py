@@ -34,6 +34,7 @@ STDERR_LINE_CHARS = 2_000
 EXIT_GRACE_S = 3.0
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _ERROR_WORD = re.compile(r"\b(error|fatal|failed|exception)\b", re.IGNORECASE)
+_BACKTRACE_FRAME = re.compile(r"\s*(\d+:|at\s)")  # Rust `  0: anyhow::…`, JS `  at f (…)`
 _EOF = object()
 
 
@@ -105,11 +106,11 @@ class StderrTail:
             return list(self._lines)
 
     def reason(self) -> str | None:
-        """The line that best says why the child failed: the last one naming an error (a
-        backtrace's frames after it do not count), else the last line; None when silent."""
+        """The line that best says why the child failed: the last one naming an error that is
+        not a backtrace frame, else the last line; None when silent."""
         lines = self.lines()
         for line in reversed(lines):
-            if _ERROR_WORD.search(line):
+            if _ERROR_WORD.search(line) and not _BACKTRACE_FRAME.match(line):
                 return line
         return lines[-1] if lines else None
 
