@@ -221,6 +221,46 @@ def test_a_turn_over_time_is_a_timeout_and_kills_the_process_group(
     assert not alive(child), "the CLI's own child survived the timeout"
 
 
+def test_closing_the_session_ends_a_running_turn(adapter: Adapter, spec: StructuredSpec,
+                                                log_path: Path) -> None:
+    session = adapter.sessions().start(spec)
+    seen = Recorder()
+
+    def close_at_once(event: TurnEvent) -> None:
+        seen(event)
+        if not isinstance(event, Final):
+            session.close()
+
+    started = time.monotonic()
+    with pytest.raises(AppError) as failure:
+        session.prompt("hang", close_at_once)
+    assert failure.value.code == "SESSION_ERROR" and len(seen.finals) == 1
+    assert time.monotonic() - started < 10
+    child = Path(str(log_path) + ".child")
+    deadline = time.monotonic() + 5
+    while child.exists() and alive(int(child.read_text() or 0)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not (child.exists() and alive(int(child.read_text() or 0)))
+    with pytest.raises(AppError) as closed:
+        session.prompt("ok", Recorder())
+    assert closed.value.code == "SESSION_ERROR" and "closed" in closed.value.message
+
+
+def test_a_caller_that_fails_ends_the_turn(adapter: Adapter, spec: StructuredSpec) -> None:
+    session = adapter.sessions().start(spec)
+
+    def boom(event: TurnEvent) -> None:
+        raise RuntimeError("the caller broke")
+
+    try:
+        with pytest.raises(RuntimeError):
+            session.prompt("hang", boom)
+        final = session.prompt("ok", Recorder())  # the session still serves the next turn
+        assert final.text == "Hello world"
+    finally:
+        session.close()
+
+
 def test_a_permission_request_waits_for_the_caller_or_none_is_ever_asked(
         adapter: Adapter, spec: StructuredSpec, log_path: Path) -> None:
     """ACP asks (`session/request_permission`); `claude -p` and `codex exec` never ask over

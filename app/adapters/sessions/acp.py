@@ -57,7 +57,7 @@ from app.adapters.sessions.process import (
     kill_group,
     new_group_kwargs,
 )
-from app.adapters.sessions.turns import OnEvent, end_turn, fail_turn
+from app.adapters.sessions.turns import OnEvent, end_turn, exclusive_turn, fail_turn
 from app.core.domain.agent_session import (
     Final,
     McpServerCommand,
@@ -154,16 +154,12 @@ class AcpSession:
             raise
 
     def prompt(self, text: str, on_event: OnEvent) -> Final:
-        if self._closed:
-            raise AppError(SESSION_ERROR, f"the {self._label} session is closed")
-        if not self._turn.acquire(blocking=False):
-            raise AppError(INVALID, "a turn is already running in this session")
-        try:
-            return self._prompt(text, on_event)
-        finally:
-            with self._lock:
-                self._events = None
-            self._turn.release()
+        with exclusive_turn(self._turn, self._closed, self._label):
+            try:
+                return self._prompt(text, on_event)
+            finally:
+                with self._lock:
+                    self._events = None
 
     def respond_permission(self, request_id: str, option_id: str | None) -> None:
         with self._lock:
@@ -218,7 +214,11 @@ class AcpSession:
             event = cast(TurnEvent, item)
             if isinstance(event, TextDelta):
                 texts.append(event.text)
-            on_event(event)
+            try:
+                on_event(event)
+            except BaseException:
+                self._cancel(turn)  # the caller gave up: so does the agent
+                raise
         try:
             response = turn.result()
         except acp.RequestError as exc:
@@ -233,6 +233,14 @@ class AcpSession:
                               is_error=cancelled,
                               error_message="the agent cancelled the turn" if cancelled
                               else None), on_event)
+
+    def _cancel(self, turn: concurrent.futures.Future[Any]) -> None:
+        """Stop the running turn: `session/cancel` to the agent, the request abandoned."""
+        if self._conn is not None and self._session_id is not None and self._loop.is_running():
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(
+                    self._conn.cancel(session_id=self._session_id), self._loop).result(1.0)
+        turn.cancel()
 
     def _call(self, coro: Coroutine[Any, Any, T], what: str) -> T:
         """Run `coro` on the loop within the turn timeout, its failures as `AppError`."""
@@ -263,9 +271,10 @@ class AcpSession:
     def _exit_reason(self, exc: BaseException) -> str:
         """Why the connection closed: the agent's exit code and last error line, once it has
         exited and its stderr is drained (1 s at most)."""
-        with contextlib.suppress(Exception):
-            asyncio.run_coroutine_threadsafe(self._exited(), self._loop).result(
-                timeout=EXIT_GRACE_S + 0.5)
+        if self._loop.is_running():
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(self._exited(), self._loop).result(
+                    timeout=EXIT_GRACE_S + 0.5)
         code = self._proc.returncode if self._proc is not None else None
         why = self._stderr.reason() or str(exc) or type(exc).__name__
         status = f" (exit code {code})" if code is not None else ""

@@ -12,7 +12,8 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, NoReturn, Protocol
 
 from app.adapters.sessions.process import LineProcess, check_command, child_env
@@ -40,6 +41,20 @@ def fail_turn(error: AppError, engine_session_id: str | None, on_event: OnEvent)
                    error_message=error.message))
     error.details.update(_details(engine_session_id))
     raise error
+
+
+@contextmanager
+def exclusive_turn(turn: threading.Lock, closed: bool, label: str) -> Iterator[None]:
+    """Hold `turn` for one turn. Raises `AppError`: `SESSION_ERROR` when the session is
+    `closed`, `INVALID` when another turn runs."""
+    if closed:
+        raise AppError(SESSION_ERROR, f"the {label} session is closed")
+    if not turn.acquire(blocking=False):
+        raise AppError(INVALID, "a turn is already running in this session")
+    try:
+        yield
+    finally:
+        turn.release()
 
 
 def _details(engine_session_id: str | None) -> dict[str, str]:
@@ -82,19 +97,22 @@ class LineParser(Protocol):
 
 
 def run_line_turn(argv: Sequence[str], cwd: str, env: Mapping[str, str], timeout_s: float,
-                  parser: LineParser, on_event: OnEvent, label: str) -> Final:
+                  parser: LineParser, on_event: OnEvent, label: str,
+                  started: Callable[[LineProcess | None], None] = lambda _: None) -> Final:
     """Run `argv` in `cwd` for one turn and translate its stdout with `parser`.
 
     Nothing is read after the `Final` (the CLI gets a grace period to exit, then its group is
-    killed). Raises `AppError`: `TIMEOUT` after `timeout_s` seconds (group killed; the message
+    killed); a turn that ends without one kills the group at once. Raises `AppError`: `TIMEOUT` after `timeout_s` seconds (group killed; the message
     names the CLI's last error), `SESSION_ERROR` for an error `Final` or a stream that ended
     without one (with the last error, else the last stderr line, else the exit code),
-    `COMMAND_NOT_FOUND`/`NOT_FOUND` from the spawn.
+    `COMMAND_NOT_FOUND`/`NOT_FOUND` from the spawn. `started` gets the process once it runs,
+    then None once it is reaped (so a `close` can kill it meanwhile).
     """
     try:
         process = LineProcess(argv, cwd, env)
     except AppError as error:
         fail_turn(error, parser.engine_session_id, on_event)
+    started(process)
     deadline = time.monotonic() + timeout_s
     final: Final | None = None
     try:
@@ -117,7 +135,10 @@ def run_line_turn(argv: Sequence[str], cwd: str, env: Mapping[str, str], timeout
                     break
                 on_event(event)
     finally:
+        if final is None:  # ended early (timeout, a failing `on_event`, EOF): nothing to wait for
+            process.kill()
         code = process.close()
+        started(None)
     if final is None:
         why = parser.last_error or process.stderr.reason() or f"exit code {code}"
         fail_turn(AppError(SESSION_ERROR, f"{label} ended without a result: {why}"),
@@ -141,6 +162,8 @@ class LineSession:
         self._env = child_env(spec.env)
         self._session_id = spec.resume_id
         self._turn = threading.Lock()
+        self._lock = threading.Lock()
+        self._process: LineProcess | None = None
         self._closed = False
 
     @property
@@ -148,24 +171,28 @@ class LineSession:
         return self._session_id
 
     def prompt(self, text: str, on_event: OnEvent) -> Final:
-        if self._closed:
-            raise AppError(SESSION_ERROR, f"the {self._label} session is closed")
-        if not self._turn.acquire(blocking=False):
-            raise AppError(INVALID, "a turn is already running in this session")
-        try:
+        with exclusive_turn(self._turn, self._closed, self._label):
             parser = self._parser(self._session_id)
             try:
                 return run_line_turn(self._argv(self._spec.command, text, self._session_id),
                                      self._spec.cwd, self._env, self._spec.turn_timeout_s,
-                                     parser, on_event, self._label)
+                                     parser, on_event, self._label, self._running)
             finally:
                 self._session_id = parser.engine_session_id
-        finally:
-            self._turn.release()
+
+    def _running(self, process: LineProcess | None) -> None:
+        with self._lock:
+            self._process = process
+            if process is not None and self._closed:
+                process.kill()
 
     def respond_permission(self, request_id: str, option_id: str | None) -> None:
         """These CLIs ask no permission over their stream: no request is ever waiting."""
         raise AppError(NOT_FOUND, f"no permission request {request_id} is waiting")
 
     def close(self) -> None:
-        self._closed = True
+        """A turn still running is ended: its process group is killed."""
+        with self._lock:
+            self._closed = True
+            if self._process is not None:
+                self._process.kill()
