@@ -102,11 +102,12 @@ def run_line_turn(argv: Sequence[str], cwd: str, env: Mapping[str, str], timeout
     """Run `argv` in `cwd` for one turn and translate its stdout with `parser`.
 
     Nothing is read after the `Final` (the CLI gets a grace period to exit, then its group is
-    killed); a turn that ends without one kills the group at once. Raises `AppError`: `TIMEOUT` after `timeout_s` seconds (group killed; the message
-    names the CLI's last error), `SESSION_ERROR` for an error `Final` or a stream that ended
-    without one (with the last error, else the last stderr line, else the exit code),
-    `COMMAND_NOT_FOUND`/`NOT_FOUND` from the spawn. `started` gets the process once it runs,
-    then None once it is reaped (so a `close` can kill it meanwhile).
+    killed); a turn that ends without one kills the group at once. Raises `AppError`:
+    `TIMEOUT` after `timeout_s` seconds (the message names the CLI's last error),
+    `SESSION_ERROR` for an error `Final` or a stream that ended without one (with the last
+    error, else the stderr line that says why, else the exit code), `COMMAND_NOT_FOUND` /
+    `NOT_FOUND` from the spawn. `started` gets the process once it runs, then None once it is
+    reaped (so a `close` can kill it meanwhile).
     """
     try:
         process = LineProcess(argv, cwd, env)
