@@ -20,6 +20,7 @@ from app.adapters.sessions.claude_stream import ClaudeStreamSessions
 from app.adapters.sessions.codex_exec import CodexExecSessions
 from app.core.domain.agent_session import (
     Final,
+    Heartbeat,
     McpServerCommand,
     PermissionRequest,
     StructuredSpec,
@@ -210,8 +211,7 @@ def test_a_turn_over_time_is_a_timeout_and_kills_the_process_group(
     seen, error = failing_turn(adapter, replace(spec, turn_timeout_s=2), "hang")
     assert error.code == "TIMEOUT"
     assert time.monotonic() - started < 10
-    assert any(isinstance(e, TextDelta) or type(e).__name__ == "Heartbeat"
-               for e in seen.events[:-1])  # it did start
+    assert any(isinstance(e, TextDelta | Heartbeat) for e in seen.events[:-1])  # it started
     if adapter.name == "codex":  # offline Codex retries forever: its last words are kept
         assert "waiting for network" in error.message
     child = int(Path(str(log_path) + ".child").read_text())
