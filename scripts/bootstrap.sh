@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Brings a fresh checkout to a runnable state; every step is skipped when already done.
 #   scripts/bootstrap.sh app    -> Python venv + runtime deps, npm deps, web build
-#   scripts/bootstrap.sh test   -> the same plus test deps, the real Claude Code CLI (tools/),
+#   scripts/bootstrap.sh test   -> the same plus test deps, the real vendor CLIs (tools/),
 #                                  and, as root on Debian, Xvfb and the Qt WebEngine libraries
 #   scripts/bootstrap.sh build  -> the app plus PyInstaller (build/linux/build.sh)
 set -euo pipefail
@@ -65,7 +65,7 @@ if [ ! -f web/dist/index.html ] || [ -n "$(find web/src web/index.html web/vite.
   (cd web && npm run --silent build >/dev/null)
 fi
 
-# 4. Test-only tools: the real Claude Code CLI, in the repo's own tools/ folder.
+# 4. Test-only tools: the real vendor CLIs of tools.json, in the repo's own tools/ folder.
 if [ "$mode" = test ]; then
   if ! stamp_ok tools tools.json || [ ! -x tools/node_modules/.bin/claude ]; then
     say "installing test tools from tools.json into tools/"

@@ -25,6 +25,9 @@ CYCLE = "CYCLE"
 NO_REPLY = "NO_REPLY"
 CANCELLED = "CANCELLED"  # the asker went away (hung up, exited) before the answer
 AGENT_ERROR = "AGENT_ERROR"  # the target answered with an ERROR packet
+# Structured (headless) turns (SPEC C8): the agent's CLI reported a failure in its own words
+# ("Not logged in · Please run /login"), or its stream ended without a result.
+SESSION_ERROR = "SESSION_ERROR"
 
 ERROR_CODES: frozenset[str] = frozenset(
     {
@@ -43,6 +46,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         NO_REPLY,
         CANCELLED,
         AGENT_ERROR,
+        SESSION_ERROR,
     }
 )
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from app.core.domain.agent_session import Final, StructuredSpec, TurnEvent
 from app.core.domain.delegation import AgentCaller
 from app.core.domain.launch_plan import Delegation, Projection
 from app.core.domain.profiles import Profile
@@ -328,4 +329,53 @@ class SandboxEnforcer(Protocol):
         """Confine the CALLING process to `plan`, irreversibly (its children inherit it): call
         it only in a process about to exec the CLI (`idea sandbox-exec`). Raises
         `SandboxRefused` when `plan.fail_closed` and this kernel cannot confine."""
+        ...
+
+
+# --- Structured (headless) turns (SPEC C8; app/adapters/sessions/) ------------------------------
+
+
+class AgentSession(Protocol):
+    """A structured session with one agent's CLI: turns in order, one at a time.
+
+    Thread-safe: `respond_permission` and `close` may come from any thread, also from inside
+    `on_event`.
+    """
+
+    @property
+    def engine_session_id(self) -> str | None:
+        """The vendor's conversation id (Claude `session_id`, Codex `thread_id`, the ACP
+        session id): the resume id of the spec until a turn reports one, None before."""
+        ...
+
+    def prompt(self, text: str, on_event: Callable[[TurnEvent], None]) -> Final:
+        """Run one turn with `text` and return its `Final`; blocks at most the spec's
+        `turn_timeout_s`. `on_event` gets every event on the calling thread, `Final` last and
+        exactly once, also when the turn fails.
+
+        Raises `AppError`: `SESSION_ERROR` (the CLI's own message: "Not logged in · Please run
+        /login"; a stream that ended without a result; a session already closed or whose agent
+        died), `TIMEOUT` (the CLI is killed, with its process group; the message carries the
+        last error it printed), `COMMAND_NOT_FOUND`, `INVALID` (a turn already running).
+        `details.engineSessionId` carries the conversation id when one is known.
+        """
+        ...
+
+    def respond_permission(self, request_id: str, option_id: str | None) -> None:
+        """Answer a `PermissionRequest` with one of its options (None denies). Raises
+        `AppError(NOT_FOUND)` for a request not waiting, `INVALID` for an unknown option."""
+        ...
+
+    def close(self) -> None:
+        """End the session and its processes (idempotent)."""
+        ...
+
+
+class AgentSessions(Protocol):
+    """Starts structured sessions over one protocol (ACP, Claude stream-json, Codex exec)."""
+
+    def start(self, spec: StructuredSpec) -> AgentSession:
+        """A session for `spec`, resuming `spec.resume_id` when the protocol can. Raises
+        `AppError`: `COMMAND_NOT_FOUND` (no such executable), `NOT_FOUND` (no such cwd), and
+        for a protocol that opens its session here (ACP) `SESSION_ERROR` and `TIMEOUT`."""
         ...

@@ -8,6 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.core.domain.agent_session import (
+    Final,
+    PermissionRequest,
+    StructuredSpec,
+    TurnEvent,
+)
 from app.core.domain.delegation import AgentCaller
 from app.core.domain.launch_plan import Delegation, PlannedFile, Projection
 from app.core.domain.profiles import Profile
@@ -26,6 +32,7 @@ from app.core.errors import (
     INVALID,
     NOT_FOUND,
     NOT_WRITABLE,
+    SESSION_ERROR,
     TIMEOUT,
     AppError,
 )
@@ -467,3 +474,77 @@ class FakeSandboxEnforcer:
         if status.confined:
             self.confined.append(plan)
         return status
+
+@dataclass
+class ScriptedTurn:
+    """One turn a `FakeAgentSession` plays: `events` (a `Final` last), or `error` raised after
+    its error `Final`; `engine_session_id` is what the turn reports."""
+
+    events: list[TurnEvent] = field(default_factory=list)
+    error: AppError | None = None
+    engine_session_id: str | None = None
+
+
+class FakeAgentSession:
+    """`AgentSession` playing scripted turns in order; records prompts and permission answers."""
+
+    def __init__(self, spec: StructuredSpec, turns: list[ScriptedTurn]) -> None:
+        self.spec = spec
+        self._turns = turns
+        self._id = spec.resume_id
+        self.prompts: list[str] = []
+        self.answers: list[tuple[str, str | None]] = []
+        self._asked: set[str] = set()
+        self.closed = False
+
+    @property
+    def engine_session_id(self) -> str | None:
+        return self._id
+
+    def prompt(self, text: str, on_event: Callable[[TurnEvent], None]) -> Final:
+        if self.closed:
+            raise AppError(SESSION_ERROR, "the session is closed")
+        self.prompts.append(text)
+        turn = self._turns.pop(0) if self._turns else ScriptedTurn(
+            events=[Final(text="", engine_session_id=self._id)])
+        self._id = turn.engine_session_id or self._id
+        for event in turn.events:
+            if isinstance(event, PermissionRequest):
+                self._asked.add(event.request_id)
+            if not isinstance(event, Final):
+                on_event(event)
+        self._asked.clear()
+        if turn.error is not None:
+            on_event(Final(text="", engine_session_id=self._id, is_error=True,
+                           error_message=turn.error.message))
+            raise turn.error
+        final = next(e for e in turn.events if isinstance(e, Final))
+        on_event(final)
+        return final
+
+    def respond_permission(self, request_id: str, option_id: str | None) -> None:
+        if request_id not in self._asked:
+            raise AppError(NOT_FOUND, f"no permission request {request_id} is waiting")
+        self._asked.discard(request_id)
+        self.answers.append((request_id, option_id))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class FakeAgentSessions:
+    """`AgentSessions` whose sessions play `turns` (shared, in order); `start_error` makes
+    `start` fail. Records every spec it started."""
+
+    def __init__(self, turns: list[ScriptedTurn] | None = None,
+                 start_error: AppError | None = None) -> None:
+        self.turns = list(turns or [])
+        self.start_error = start_error
+        self.started: list[FakeAgentSession] = []
+
+    def start(self, spec: StructuredSpec) -> FakeAgentSession:
+        if self.start_error is not None:
+            raise self.start_error
+        session = FakeAgentSession(spec, self.turns)
+        self.started.append(session)
+        return session
