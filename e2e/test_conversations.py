@@ -17,8 +17,6 @@ import json
 import uuid
 from pathlib import Path
 
-from playwright.sync_api import Page
-
 from app.core.domain.conversation import conversation_id
 from e2e.test_agents import create_agent, launch_in, session_of
 from e2e.test_delegation import activity, card, scripted_profiles, send_task

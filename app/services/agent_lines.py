@@ -93,6 +93,10 @@ class AgentLine:
     settling_since: float | None = None
     settle_watch: PromptWatch | None = None
     grace_timer: Timer | None = None
+    #: No terminal, a structured profile: turns run headless (`headless_ticket`: the one
+    #: running).
+    headless: bool = False
+    headless_ticket: str | None = None
     waiters: dict[str, Waiter] = field(default_factory=dict)
     tail: deque[str] = field(default_factory=deque)
     tail_chars: int = 0
