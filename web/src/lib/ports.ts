@@ -348,7 +348,25 @@ export type PushEvent =
   | ({ type: 'delegation'; root: string } & DelegationDTO)
   | ({ type: 'escalation' } & Escalation)
   /** The question was answered (here or in another window); `choice` null = withdrawn (its agent went away). */
-  | { type: 'escalationResolved'; root: string; ticket: string; choice: string | null };
+  | { type: 'escalationResolved'; root: string; ticket: string; choice: string | null }
+  | ({ type: 'headlessActivity' } & HeadlessEntry);
+
+/** What an agent's headless turn did (`headlessActivity`, `orchestration.transcript`). */
+export type HeadlessKind = 'started' | 'text' | 'tool' | 'permission' | 'rateLimited' | 'final' | 'error';
+
+/**
+ * One step of a headless (structured) turn of an agent with no terminal: `started` (its task in
+ * `text`), `text` (a piece of its answer), `tool` (a tool it used), `permission` (it asks you),
+ * `rateLimited`, `final` (its answer) or `error` (why the turn failed).
+ */
+export interface HeadlessEntry {
+  root: string;
+  agentId: string;
+  ticket: string;
+  kind: HeadlessKind;
+  text: string;
+  atMs: number;
+}
 
 export interface PushBatch {
   output?: Record<string, string>;
@@ -502,6 +520,8 @@ export interface OrchestrationGateway {
   graph(root: string): Promise<DelegationDTO[]>;
   /** The questions still waiting for the user (a window opening the project shows them). */
   pending(root: string): Promise<Escalation[]>;
+  /** The agent's recent headless-turn activity, oldest first (bounded by the backend). */
+  transcript(root: string, agentId: string): Promise<HeadlessEntry[]>;
 }
 
 export interface ConversationsGateway {

@@ -1,4 +1,5 @@
 import { graphEdges, mergeSnapshot } from '../../lib/domain/delegation-graph';
+import { addEntry, foldTranscript, type HeadlessTurn } from '../../lib/domain/headless-transcript';
 import { activeRoot, findLeaf, leafWithSession, leaves } from '../../lib/domain/layout-tree';
 import {
   asGatewayError,
@@ -8,6 +9,7 @@ import {
   type AgentState,
   type DelegationDTO,
   type Gateway,
+  type HeadlessEntry,
   type IpcMatrix,
   type LayoutDoc,
   type LayoutNode,
@@ -70,6 +72,8 @@ export class ProjectTab {
   #ipc = $state.raw<Readonly<Record<string, IpcView>>>({});
   /** Agents whose matrix was asked for already (not rendered). */
   #ipcAsked: Record<string, true> = {};
+  /** Headless-turn activity by agent id (pushes, seeded with `orchestration.transcript`). */
+  #headless = $state.raw<Readonly<Record<string, HeadlessEntry[]>>>({});
 
   readonly #layoutRoot: LayoutNode | null = $derived(activeRoot(this.#layouts));
   readonly #delegationList: DelegationDTO[] = $derived(Object.values(this.#delegations));
@@ -94,6 +98,7 @@ export class ProjectTab {
     this.#notices = notices;
     this.refresh(dto);
     void this.escalations.load();
+    for (const agent of this.#agents) void this.loadTranscript(agent.agentId);
   }
 
   get name(): string {
@@ -423,6 +428,28 @@ export class ProjectTab {
     const since = this.#heard;
     const snapshot = await this.#gateway.orchestration.graph(this.root);
     this.#delegations = mergeSnapshot(this.#delegations, snapshot, (ticket) => (this.#heardAt[ticket] ?? 0) > since);
+  }
+
+  /** The agent's headless turns (no terminal, a structured profile), oldest first. */
+  headlessTurns(agentId: string): HeadlessTurn[] {
+    return foldTranscript(this.#headless[agentId] ?? []);
+  }
+
+  /** `headlessActivity` push. */
+  headlessActivity(entry: HeadlessEntry): void {
+    this.#headless = { ...this.#headless, [entry.agentId]: addEntry(this.#headless[entry.agentId] ?? [], entry) };
+  }
+
+  /** Seeds an agent's headless activity from the backend (a failed read leaves the pushes to it). */
+  async loadTranscript(agentId: string): Promise<void> {
+    try {
+      const entries = await this.#gateway.orchestration.transcript(this.root, agentId);
+      let merged = this.#headless[agentId] ?? [];
+      for (const entry of entries) merged = addEntry(merged, entry);
+      if (merged.length > 0) this.#headless = { ...this.#headless, [agentId]: merged };
+    } catch {
+      // the pushes go on
+    }
   }
 
   delegation(ticket: string): DelegationDTO | undefined {

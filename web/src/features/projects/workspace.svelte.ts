@@ -312,6 +312,9 @@ export class Workspace {
         case 'escalation':
           this.#escalation(tab, event);
           break;
+        case 'headlessActivity':
+          tab.headlessActivity(event);
+          break;
         case 'escalationResolved': {
           tab.escalations.resolved(event.ticket);
           const toast = this.#escalationToasts[event.ticket];

@@ -11,6 +11,8 @@ import {
   type ConversationSummary,
   type DelegationDTO,
   type Escalation,
+  type HeadlessEntry,
+  type HeadlessKind,
   type IpcMatrix,
   type LaunchResult,
   type LayoutDoc,
@@ -166,6 +168,8 @@ export class MockBackend {
   readonly conversations: MockConversations;
   /** Escalations waiting for the user, by ticket. */
   readonly escalations = new Map<string, Escalation>();
+  /** Headless-turn activity played with `headless()`, as `orchestration.transcript` returns it. */
+  readonly headlessEntries: HeadlessEntry[] = [];
   /** Every `orchestration.decide` that found its question, in order. */
   readonly decisions: { ticket: string; choice: string }[] = [];
   #ipc = new Map<string, IpcMatrix>();
@@ -294,6 +298,15 @@ export class MockBackend {
     }
   }
 
+  /** Agent `agentId`'s headless turn `ticket` did `kind`: pushes `headlessActivity` and keeps it. */
+  headless(agentId: string, ticket: string, kind: HeadlessKind, text: string): HeadlessEntry {
+    const { project } = this.#agentAnywhere(agentId);
+    const entry: HeadlessEntry = { root: project.root, agentId, ticket, kind, text, atMs: Date.now() };
+    this.headlessEntries.push(entry);
+    this.#emit({ type: 'headlessActivity', ...entry });
+    return entry;
+  }
+
   /**
    * Agent `agentId` asks the user to choose: pushes `escalation` (its current task as `task`
    * unless given) and returns the question's ticket.
@@ -366,6 +379,11 @@ export class MockBackend {
           return [...this.tickets.values()]
             .filter((t) => t.root === root && (t.state === 'queued' || t.state === 'active'))
             .map(({ ticket, from, to, state }) => ({ ticket, from, to, state }));
+        }),
+      transcript: (root: string, agentId: string) =>
+        this.#reply<HeadlessEntry[]>('orchestration.transcript', [root, agentId], () => {
+          this.#project(root);
+          return this.headlessEntries.filter((e) => e.root === root && e.agentId === agentId);
         }),
       pending: (root: string) =>
         this.#reply<Escalation[]>('orchestration.pending', [root], () => {

@@ -192,6 +192,7 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     decide: (root, ticket, choice) => call('orchestration', 'decide', root, ticket, choice),
     graph: (root) => call('orchestration', 'graph', root),
     pending: (root) => call('orchestration', 'pending', root),
+    transcript: (root, agentId) => call('orchestration', 'transcript', root, agentId),
   };
 
   const conversations: ConversationsGateway = {
