@@ -78,7 +78,7 @@ def sweep_stale(directory: str) -> list[str]:
     """Remove the sockets of `directory` nobody listens on any more (an IdeA that was killed
     leaves its files behind): a connection refused means stale. Returns the paths removed;
     never raises."""
-    removed = []
+    removed: list[str] = []
     try:
         names = os.listdir(directory)
     except OSError:
