@@ -131,12 +131,26 @@ describe('WritePortal', () => {
     expect(sent).toEqual(['abc', '\x03', task().text]);
   });
 
-  it('is not blocked by arrows and other escape sequences', async () => {
+  it('is not blocked by cursor keys and other escape sequences', async () => {
     const { p, sent, type } = portal();
-    type('\x1b[A');
-    type('\x1b[B');
+    type('\x1b[D');
+    type('\x1b[C');
     type('\x1bOH');
     p.offer(task());
+    await vi.advanceTimersByTimeAsync(SETTLE_MS);
+    expect(sent.at(-1)).toBe(task().text);
+  });
+
+  it('waits after a history recall until Enter, never gluing the task to the recalled command', async () => {
+    const { p, sent, type } = portal();
+    type('echo hi');
+    type('\r');
+    type('\x1b[A');
+    p.offer(task());
+    type('\x7f');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sent).toEqual(['echo hi', '\r', '\x1b[A', '\x7f']);
+    type('\r');
     await vi.advanceTimersByTimeAsync(SETTLE_MS);
     expect(sent.at(-1)).toBe(task().text);
   });
