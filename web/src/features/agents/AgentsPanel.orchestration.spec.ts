@@ -25,8 +25,8 @@ describe('agent cards show what agents are doing', () => {
     h.gateway.push({
       events: [
         { type: 'agentActivity', root: '/p', agentId: 'a2', activity: 'busy', queueDepth: 3, ticket: 't1' },
-        { type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', state: 'active' },
-        { type: 'delegation', root: '/p', ticket: 't2', from: 'a2', to: 'a3', state: 'queued' },
+        { type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', kind: 'ask', state: 'active' },
+        { type: 'delegation', root: '/p', ticket: 't2', from: 'a2', to: 'a3', kind: 'ask', state: 'queued' },
       ],
     });
     await settle();
@@ -46,10 +46,10 @@ describe('agent cards show what agents are doing', () => {
 
   it('lets an ended delegation drop out after a moment', async () => {
     const h = await panel();
-    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', state: 'active' }] });
+    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', kind: 'ask', state: 'active' }] });
     await settle();
     expect(within(card('a2')).getByTestId('agent-working-for')).toBeInTheDocument();
-    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', state: 'done' }] });
+    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', kind: 'ask', state: 'done' }] });
     await settle();
     expect(within(card('a2')).queryByTestId('agent-working-for')).not.toBeInTheDocument();
     expect(h.workspace.activeTab!.delegations).toHaveLength(1);

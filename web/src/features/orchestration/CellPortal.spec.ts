@@ -9,8 +9,11 @@ const instances = () => (Terminal as unknown as { instances: FakeTerminal[] }).i
 
 const alpha = agent('a1', 'Alpha');
 const beta = agent('a2', 'Beta');
+/** The typed text: an agent's ask carries the reply instruction, the user's message does not. */
 const text = (ticket: string, task: string, from = 'Alpha') =>
-  `[IdeA · task from ${from} · ticket ${ticket}] ${task} (answer with idea_reply, ticket ${ticket}, or: idea reply --ticket ${ticket} "…")`;
+  from === 'user'
+    ? `[IdeA · task from user · ticket ${ticket}] ${task}`
+    : `[IdeA · task from ${from} · ticket ${ticket}] ${task} (answer with idea_reply, ticket ${ticket}, or: idea reply --ticket ${ticket} "…")`;
 
 /** The project open with Beta launched in its only cell (session s1, attached by this view). */
 async function betaInACell() {
@@ -93,7 +96,7 @@ describe('the write portal in an agent cell', () => {
     const { h, writes } = await betaInACell();
     vi.useFakeTimers();
     h.gateway.push({
-      events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-2', ticket: 't9', text: 'elsewhere' }],
+      events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-2', ticket: 't9', text: 'elsewhere', lineDirty: false }],
     });
     await vi.advanceTimersByTimeAsync(5000);
     expect(writes()).toEqual([]);
@@ -104,7 +107,7 @@ describe('the write portal in an agent cell', () => {
   it('does not type a ticket again when the backend repeats it after the acknowledgement', async () => {
     const { h, writes } = await betaInACell();
     const ready = () =>
-      h.gateway.push({ events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket: 't3', text: 'once' }] });
+      h.gateway.push({ events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket: 't3', text: 'once', lineDirty: false }] });
     vi.useFakeTimers();
     ready();
     ready();
@@ -136,7 +139,7 @@ describe('the write portal in an agent cell', () => {
     vi.useFakeTimers();
     h.gateway.push({
       events: [
-        { type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket: 't5', text: 'go', submitSequence: '\x1b\r', submitDelayMs: 200 },
+        { type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket: 't5', text: 'go', submitSequence: '\x1b\r', submitDelayMs: 200, lineDirty: false },
       ],
     });
     await vi.advanceTimersByTimeAsync(SETTLE_MS + 199);
@@ -148,7 +151,7 @@ describe('the write portal in an agent cell', () => {
   it('a view shown again starts with an empty line and queue, and types what it is offered', async () => {
     const { h, writes, term } = await betaInACell();
     const ready = (ticket: string) =>
-      h.gateway.push({ events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket, text: ticket }] });
+      h.gateway.push({ events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket, text: ticket, lineDirty: false }] });
     term().emitData('draft');
     ready('t7');
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 80));

@@ -66,8 +66,8 @@ describe('the delegation graph', () => {
     // Heard while the call is under way: newer than the snapshot, which still lists t1 queued.
     h.gateway.push({
       events: [
-        { type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', state: 'done' },
-        { type: 'delegation', root: '/p', ticket: 't9', from: 'a3', to: 'a1', state: 'active' },
+        { type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', kind: 'ask', state: 'done' },
+        { type: 'delegation', root: '/p', ticket: 't9', from: 'a3', to: 'a1', kind: 'ask', state: 'active' },
       ],
     });
     await reading;

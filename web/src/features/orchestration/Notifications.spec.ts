@@ -72,7 +72,7 @@ describe('notifications about agents out of sight', () => {
 
   it('toasts a failed delegation with its reason code, in sight or not', async () => {
     const h = await twoProjects(false);
-    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't4', from: 'user', to: 'a2', state: 'failed', reason: 'TIMEOUT' }] });
+    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't4', from: 'user', to: 'a2', kind: 'ask', state: 'failed', reason: 'TIMEOUT' }] });
     const toast = await screen.findByTestId('toast');
     expect(toast).toHaveTextContent('Task for Beta from you failed: TIMEOUT');
     expect(toast).toHaveAttribute('role', 'alert');

@@ -301,8 +301,8 @@ export class Workspace {
           this.#agentActivity(tab, event.agentId, tab.agentActivity(event.agentId, event.activity, event.queueDepth, event.blockedOn));
           break;
         case 'delegation': {
-          const { ticket, from, to, state, reason } = event;
-          tab.delegationChanged(reason === undefined ? { ticket, from, to, state } : { ticket, from, to, state, reason });
+          const { ticket, from, to, kind, state, reason } = event;
+          tab.delegationChanged(reason === undefined ? { ticket, from, to, kind, state } : { ticket, from, to, kind, state, reason });
           if (state === 'failed') {
             const message = `Task for ${tab.participantName(to)} from ${tab.participantName(from)} failed: ${reason ?? 'unknown reason'}`;
             this.toasts.show({ message, tone: 'error', root: tab.root, agentId: to });

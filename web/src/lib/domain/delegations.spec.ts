@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { DelegationDTO } from '../ports';
 import { arrowsFor, attentionFor, attentionMessage, requesterInText, waitingOn, workingFor } from './delegations';
 
-const d = (ticket: string, from: string, to: string, state: DelegationDTO['state']): DelegationDTO => ({ ticket, from, to, state });
+const d = (ticket: string, from: string, to: string, state: DelegationDTO['state'], kind: DelegationDTO['kind'] = 'ask'): DelegationDTO => ({
+  ticket,
+  from,
+  to,
+  kind,
+  state,
+});
 
 describe('delegation arrows', () => {
   const all = [d('t1', 'a1', 'a2', 'active'), d('t2', 'user', 'a2', 'queued'), d('t3', 'a2', 'a3', 'queued'), d('t4', 'a3', 'a1', 'done')];
