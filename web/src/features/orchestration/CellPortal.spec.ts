@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Terminal } from '@xterm/xterm';
-import { SETTLE_MS } from '../../lib/domain/write-portal';
+import { OVERLAY_MIN_MS, SETTLE_MS } from '../../lib/domain/write-portal';
 import { agent, harness, openProject, project, settle } from '../../test/harness';
 
 type FakeTerminal = Terminal & { written: string[]; emitData(data: string): void };
@@ -36,7 +36,7 @@ describe('the write portal in an agent cell', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('types a delegation through the ordered write path, holds the overlay 2 s, then acknowledges once', async () => {
+  it('types a delegation through the ordered write path with its ticket, and acknowledges at the submit', async () => {
     const { h, writes, term } = await betaInACell();
     term().emitData('\r'); // an earlier human key: seq 0
     await settle();
@@ -48,25 +48,88 @@ describe('the write portal in an agent cell', () => {
     expect(overlay).toHaveTextContent('Task from Alpha · ticket t1');
     expect(writes()).toEqual([
       ['s1', 0, '\r'],
-      ['s1', 1, text('t1', 'review the diff')],
+      ['s1', 1, text('t1', 'review the diff'), 't1'],
     ]);
 
-    term().emitData('x'); // swallowed while IdeA types
+    term().emitData('x'); // held while IdeA types, not lost
     await vi.advanceTimersByTimeAsync(60);
-    expect(writes().slice(2)).toEqual([['s1', 2, '\r']]);
-
-    await vi.advanceTimersByTimeAsync(1800);
-    expect(screen.getByTestId('portal-overlay')).toBeInTheDocument();
-    expect(h.gateway.callsOf('orchestration.delivered')).toEqual([]);
-
-    await vi.advanceTimersByTimeAsync(200);
-    expect(screen.queryByTestId('portal-overlay')).not.toBeInTheDocument();
+    expect(writes().slice(2)).toEqual([
+      ['s1', 2, '\r', 't1'],
+      ['s1', 3, 'x'],
+    ]);
     expect(h.gateway.callsOf('orchestration.delivered')).toEqual([['/p', 't1']]);
 
-    term().emitData('y'); // relay restored
+    term().emitData('y'); // relay restored at once; the overlay lingers a moment for the eye
+    await vi.advanceTimersByTimeAsync(0);
+    expect(writes().at(-1)).toEqual(['s1', 4, 'y']);
+    expect(screen.getByTestId('portal-overlay')).toBeInTheDocument();
+    await vi.advanceTimersByTimeAsync(OVERLAY_MIN_MS);
+    expect(screen.queryByTestId('portal-overlay')).not.toBeInTheDocument();
+
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(writes().map((w) => w[2])).toEqual(['\r', text('t1', 'review the diff'), '\r', 'y']);
+    expect(writes().map((w) => w[2])).toEqual(['\r', text('t1', 'review the diff'), '\r', 'x', 'y']);
     expect(h.gateway.callsOf('orchestration.delivered')).toHaveLength(1);
+  });
+
+  it('waits after a recalled command instead of gluing the task to it', async () => {
+    const { h, writes, term } = await betaInACell();
+    term().emitData('echo hi');
+    term().emitData('\r');
+    term().emitData('\x1b[A'); // ↑: the CLI shows "echo hi" again
+    await settle();
+    vi.useFakeTimers();
+    h.gateway.backend.ask('/p', 'a1', 'a2', 'review');
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(writes().map((w) => w[2])).toEqual(['echo hi', '\r', '\x1b[A']);
+    expect(screen.getByTestId('portal-waiting')).toHaveTextContent('A task waits for an empty prompt line');
+
+    term().emitData('\x15');
+    await vi.advanceTimersByTimeAsync(SETTLE_MS + 60);
+    expect(writes().map((w) => w[2])).toEqual(['echo hi', '\r', '\x1b[A', '\x15', text('t1', 'review'), '\r']);
+  });
+
+  it('reports the human line to the backend on its transitions only', async () => {
+    const { h, term } = await betaInACell();
+    const reports = () => h.gateway.callsOf('orchestration.humanLine');
+    term().emitData('a');
+    term().emitData('b');
+    await settle();
+    expect(reports()).toEqual([['/p', 's1', true]]);
+    term().emitData('\r');
+    await settle();
+    expect(reports()).toEqual([
+      ['/p', 's1', true],
+      ['/p', 's1', false],
+    ]);
+  });
+
+  it('takes a line the backend says was left dirty for not empty, in a view that never saw those keys', async () => {
+    const { h, writes, term } = await betaInACell();
+    vi.useFakeTimers();
+    h.gateway.push({
+      events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket: 't6', text: 'go', lineDirty: true }],
+    });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(writes()).toEqual([]);
+    expect(screen.getByTestId('portal-waiting')).toBeInTheDocument();
+    term().emitData('\r');
+    await vi.advanceTimersByTimeAsync(SETTLE_MS + 60);
+    expect(writes().map((w) => w[2])).toEqual(['\r', 'go', '\r']);
+  });
+
+  it('drops a waiting delivery the backend ended before it was typed', async () => {
+    const { h, writes, term } = await betaInACell();
+    term().emitData('draft');
+    await settle();
+    h.gateway.backend.ask('/p', 'a1', 'a2', 'never mind');
+    await settle();
+    expect(screen.getByTestId('portal-waiting')).toBeInTheDocument();
+    h.gateway.backend.finishTurn('a2', { state: 'failed', reason: 'TIMEOUT' });
+    await settle();
+    expect(screen.queryByTestId('portal-waiting')).not.toBeInTheDocument();
+    term().emitData('\x15');
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 80));
+    expect(writes().map((w) => w[2])).toEqual(['draft', '\x15']);
   });
 
   it('waits while the human has typed something, and types once the line is submitted', async () => {
