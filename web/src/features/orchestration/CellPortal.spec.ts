@@ -46,6 +46,7 @@ describe('the write portal in an agent cell', () => {
     await vi.advanceTimersByTimeAsync(SETTLE_MS + 5);
     const overlay = screen.getByTestId('portal-overlay');
     expect(overlay).toHaveTextContent('Task from Alpha · ticket t1');
+    expect(overlay).toHaveStyle({ pointerEvents: 'none' }); // a click still reaches the terminal
     expect(writes()).toEqual([
       ['s1', 0, '\r'],
       ['s1', 1, text('t1', 'review the diff'), 't1'],
@@ -81,7 +82,7 @@ describe('the write portal in an agent cell', () => {
     h.gateway.backend.ask('/p', 'a1', 'a2', 'review');
     await vi.advanceTimersByTimeAsync(5000);
     expect(writes().map((w) => w[2])).toEqual(['echo hi', '\r', '\x1b[A']);
-    expect(screen.getByTestId('portal-waiting')).toHaveTextContent('A task waits for an empty prompt line');
+    expect(screen.getByTestId('portal-waiting')).toHaveTextContent('1 task waits for an empty prompt line — press Enter or Ctrl-U');
 
     term().emitData('\x15');
     await vi.advanceTimersByTimeAsync(SETTLE_MS + 60);
@@ -142,7 +143,7 @@ describe('the write portal in an agent cell', () => {
     await vi.advanceTimersByTimeAsync(5000);
     expect(writes().map((w) => w[2])).toEqual(['git st']);
     expect(screen.queryByTestId('portal-overlay')).not.toBeInTheDocument();
-    expect(screen.getByTestId('portal-waiting')).toHaveTextContent('A task waits for an empty prompt line');
+    expect(screen.getByTestId('portal-waiting')).toHaveTextContent('1 task waits for an empty prompt line — press Enter or Ctrl-U');
 
     term().emitData('\x1b[D'); // an arrow does not empty the line
     await vi.advanceTimersByTimeAsync(1000);
@@ -247,5 +248,20 @@ describe('the write portal in an agent cell', () => {
     await settle();
     expect(h.gateway.callsOf('terminals.write')).toEqual([['s1', 0, 'ls\r']]);
     expect(screen.queryByTestId('cell-activity')).not.toBeInTheDocument();
+  });
+
+  it('names a long ticket by its first 8 characters on the overlay (the whole one in its title)', async () => {
+    const { h } = await betaInACell();
+    vi.useFakeTimers();
+    const ticket = '6f1c2a9e-4b7d-4f0e-9a55-0c3d2e1f7b88';
+    h.gateway.push({
+      events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket, text: `[IdeA · task from Alpha · ticket ${ticket}] go`, lineDirty: false }],
+    });
+    await vi.advanceTimersByTimeAsync(SETTLE_MS + 5);
+    const overlay = screen.getByTestId('portal-overlay');
+    expect(overlay).toHaveTextContent('Task from Alpha · ticket 6f1c2a9e');
+    expect(overlay).not.toHaveTextContent(ticket);
+    expect(within(overlay).getByTitle(ticket)).toBeInTheDocument();
+    expect(overlay).toHaveAttribute('data-ticket', ticket);
   });
 });
