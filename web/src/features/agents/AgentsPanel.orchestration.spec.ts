@@ -44,6 +44,32 @@ describe('agent cards show what agents are doing', () => {
     expect(within(card('a2')).queryByTestId('agent-queue')).not.toBeInTheDocument();
   });
 
+  it('says "waiting on" only for an ask, never for a message', async () => {
+    const h = await panel();
+    h.gateway.push({
+      events: [
+        { type: 'delegation', root: '/p', ticket: 'm1', from: 'a1', to: 'a2', kind: 'message', state: 'queued' },
+        { type: 'delegation', root: '/p', ticket: 'm2', from: 'a3', to: 'a2', kind: 'message', state: 'active' },
+      ],
+    });
+    await settle();
+    expect(within(card('a1')).queryByTestId('agent-waiting-on')).not.toBeInTheDocument();
+    expect(within(card('a3')).queryByTestId('agent-waiting-on')).not.toBeInTheDocument();
+    expect(within(card('a2')).getByTestId('agent-working-for')).toHaveTextContent('for Gamma');
+
+    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't3', from: 'a1', to: 'a2', kind: 'ask', state: 'queued' }] });
+    await settle();
+    expect(within(card('a1')).getByTestId('agent-waiting-on')).toHaveTextContent('waiting on Beta');
+  });
+
+  it('keeps the whole name available when the queue badge shows', async () => {
+    const h = await panel();
+    h.gateway.push({ events: [{ type: 'agentActivity', root: '/p', agentId: 'a2', activity: 'busy', queueDepth: 4 }] });
+    await settle();
+    expect(within(card('a2')).getByText('Beta')).toHaveAttribute('title', 'Beta');
+    expect(within(card('a2')).getByTestId('agent-queue')).toHaveTextContent('+4 queued');
+  });
+
   it('lets an ended delegation drop out after a moment', async () => {
     const h = await panel();
     h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', kind: 'ask', state: 'active' }] });

@@ -57,6 +57,20 @@ describe('the delegation graph', () => {
     expect(h.gateway.callsOf('orchestration.graph')).toHaveLength(1);
   });
 
+  it("draws a message (the user's send) with a lighter arrow: nobody waits on it", async () => {
+    const h = setup();
+    await openProject(h);
+    await h.workspace.activeTab!.sendTask(['a2'], 'fyi');
+    h.gateway.backend.ask('/p', 'a1', 'a2', 'review');
+    await fireEvent.click(screen.getByTestId('open-graph'));
+    await waitFor(() => expect(edges()).toEqual(['user>a2:queued', 'a1>a2:queued']));
+    const [message, ask] = screen.getAllByTestId('graph-edge');
+    expect(message).toHaveAttribute('data-kind', 'message');
+    expect(within(message).getByLabelText('sent a message to')).toBeInTheDocument();
+    expect(ask).toHaveAttribute('data-kind', 'ask');
+    expect(within(ask).getByLabelText('waits on')).toBeInTheDocument();
+  });
+
   it('keeps what a push said while the graph was being read', async () => {
     const h = setup();
     h.gateway.backend.ask('/p', 'a1', 'a2', 'review');
