@@ -23,7 +23,8 @@ describe('the delegation graph', () => {
     await fireEvent.click(screen.getByTestId('open-graph'));
     const graph = screen.getByTestId('delegation-graph');
     await waitFor(() => expect(edges()).toEqual(['a1>a2:queued', 'user>a1:queued']));
-    expect(h.gateway.callsOf('orchestration.graph')).toEqual([['/p']]);
+    // read when the tab opened, and again when the graph opened
+    expect(h.gateway.callsOf('orchestration.graph')).toEqual([['/p'], ['/p']]);
     const rows = within(graph).getAllByTestId('graph-edge');
     expect(rows[0]).toHaveTextContent('Alpha → Beta queued');
     expect(rows[1]).toHaveTextContent('You → Alpha queued');
@@ -54,7 +55,7 @@ describe('the delegation graph', () => {
     h.gateway.backend.finishTurn('a2', { state: 'failed', reason: 'TIMEOUT' });
     await settle();
     expect(edges()).toEqual([]);
-    expect(h.gateway.callsOf('orchestration.graph')).toHaveLength(1);
+    expect(h.gateway.callsOf('orchestration.graph')).toHaveLength(2); // the tab's and the dialog's reads
   });
 
   it("draws a message (the user's send) with a lighter arrow: nobody waits on it", async () => {
@@ -90,8 +91,9 @@ describe('the delegation graph', () => {
 
   it('says when the graph cannot be read, and still follows the pushes', async () => {
     const h = setup();
-    h.gateway.failNext('orchestration.graph', new GatewayError('INTERNAL', 'orchestrator gone'));
     await openProject(h);
+    await settle();
+    h.gateway.failNext('orchestration.graph', new GatewayError('INTERNAL', 'orchestrator gone'));
     await fireEvent.click(screen.getByTestId('open-graph'));
     expect(await screen.findByTestId('graph-error')).toHaveTextContent('orchestrator gone');
     h.gateway.backend.ask('/p', 'user', 'a3', 'hello');

@@ -44,8 +44,8 @@ export interface CellNotice {
  * list starts from the DTO and follows the `session*` pushes; agents' running state follows
  * `agentStateChanged`, their activity, queue depth and what a blocked one is blocked on
  * `agentActivity`. Delegations (who asked whom) are kept by ticket from the `delegation` pushes
- * (and an `orchestration.graph` snapshot when the graph opens); ended ones drop out after a
- * moment. The tab also holds its agents' questions to the user (`escalations`), their access
+ * and `orchestration.graph` snapshots (when the tab opens, and when the graph dialog does);
+ * ended ones drop out after a moment. The tab also holds its agents' questions to the user (`escalations`), their access
  * matrices as read or saved, and which agent's conversations the dialog shows.
  */
 export class ProjectTab {
@@ -94,6 +94,9 @@ export class ProjectTab {
     this.#notices = notices;
     this.refresh(dto);
     void this.escalations.load();
+    // Who works for whom from before this window (a reopened project): the arrows and cards
+    // start from the backend's graph; a failed read leaves them to the pushes.
+    this.loadGraph().catch(() => undefined);
   }
 
   get name(): string {
