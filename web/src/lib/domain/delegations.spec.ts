@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DelegationDTO } from '../ports';
-import { arrowLabel, arrowsFor, attentionFor, attentionMessage, capArrows, requesterInText, waitingOn, workingFor } from './delegations';
+import { arrowLabel, arrowsFor, attentionFor, attentionMessage, capArrows, finishedTurnConcernsUser, requesterInText, waitingOn, workingFor } from './delegations';
 
 const d = (ticket: string, from: string, to: string, state: DelegationDTO['state'], kind: DelegationDTO['kind'] = 'ask'): DelegationDTO => ({
   ticket,
@@ -87,6 +87,14 @@ describe('attention', () => {
     expect(attentionMessage('finished', 'Beta')).toBe('Beta finished');
     expect(attentionMessage('waiting', 'Beta')).toBe('Beta is waiting for your input');
     expect(attentionMessage('stopped', 'Beta')).toBe('Beta stopped');
+    expect(attentionMessage('finished', 'Beta', 1)).toBe('Beta finished');
+    expect(attentionMessage('finished', 'Beta', 7)).toBe('Beta finished 7 tasks');
+  });
+
+  it("finds a finished turn the user's business when the user sent it, or nobody knows who did", () => {
+    expect(finishedTurnConcernsUser('user')).toBe(true);
+    expect(finishedTurnConcernsUser(undefined)).toBe(true);
+    expect(finishedTurnConcernsUser('a1')).toBe(false);
   });
 });
 

@@ -81,11 +81,22 @@ export function attentionFor(previous: AgentActivity | undefined, next: AgentAct
   return null;
 }
 
-/** "Beta finished", "Beta stopped", "Beta is waiting for your input". */
-export function attentionMessage(kind: AttentionKind, name: string): string {
+/**
+ * Whether a finished turn is the user's business: a task the user sent, or one whose requester
+ * is unknown. A turn one agent asked of another is not (unless it fails: that toast is separate).
+ */
+export function finishedTurnConcernsUser(requester: string | undefined): boolean {
+  return requester === undefined || requester === 'user';
+}
+
+/**
+ * "Beta finished" (and "Beta finished 7 tasks" when one toast counts several turns), "Beta
+ * stopped", "Beta is waiting for your input".
+ */
+export function attentionMessage(kind: AttentionKind, name: string, count = 1): string {
   switch (kind) {
     case 'finished':
-      return `${name} finished`;
+      return count > 1 ? `${name} finished ${count} tasks` : `${name} finished`;
     case 'stopped':
       return `${name} stopped`;
     case 'waiting':
