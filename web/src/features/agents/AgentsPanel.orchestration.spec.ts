@@ -122,7 +122,9 @@ describe('Send task…', () => {
     await user.click(screen.getByTestId('task-submit'));
 
     const error = await screen.findByTestId('send-error');
-    expect(error).toHaveTextContent('INBOX_FULL');
+    expect(error).toHaveTextContent("Beta — Beta's inbox is full (0 waiting)");
+    expect(error).not.toHaveTextContent('INBOX_FULL');
+    expect(error).toHaveAttribute('title', 'INBOX_FULL');
     expect(error.dataset.agentId).toBe('a2');
     expect(screen.getByTestId('send-dialog')).toBeInTheDocument();
     expect(screen.getByTestId('task-text')).toHaveValue('one more');
@@ -135,8 +137,30 @@ describe('Send task…', () => {
     await fireEvent.click(within(card('a2')).getByTestId('send-task'));
     await fireEvent.input(screen.getByTestId('task-text'), { target: { value: 'keep me' } });
     await fireEvent.click(screen.getByTestId('task-submit'));
-    expect(await screen.findByTestId('send-error')).toHaveTextContent('INTERNAL: bridge down');
+    const error = await screen.findByTestId('send-error');
+    expect(error.textContent?.trim()).toBe('bridge down');
+    expect(error).toHaveAttribute('data-code', 'INTERNAL');
     expect(screen.getByTestId('task-text')).toHaveValue('keep me');
+  });
+
+  it('gives the keyboard back to the terminal that had it once the dialog closes', async () => {
+    const h = await panel();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('open-shell'));
+    await screen.findByTestId('terminal');
+    const terminalInput = () => screen.getByTestId('terminal').querySelector('textarea')!;
+    await waitFor(() => expect(terminalInput()).toHaveFocus());
+
+    await user.click(within(card('a2')).getByTestId('send-task'));
+    expect(screen.getByTestId('task-text')).toHaveFocus();
+    await user.type(screen.getByTestId('task-text'), 'review{Control>}{Enter}{/Control}');
+    await waitFor(() => expect(screen.queryByTestId('send-dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(terminalInput()).toHaveFocus());
+
+    await user.click(within(card('a2')).getByTestId('send-task'));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(terminalInput()).toHaveFocus());
+    expect(h.gateway.callsOf('orchestration.send')).toHaveLength(1);
   });
 
   it('sends nothing without a text', async () => {
@@ -175,7 +199,8 @@ describe('Send to several…', () => {
 
     const errors = await screen.findAllByTestId('send-error');
     expect(errors.map((e) => e.dataset.agentId)).toEqual(['a2']);
-    expect(errors[0]).toHaveTextContent('Beta — INBOX_FULL');
+    expect(errors[0]).toHaveTextContent("Beta — Beta's inbox is full (1 waiting)");
+    expect(errors[0]).toHaveAttribute('title', 'INBOX_FULL');
     expect(screen.getByTestId('task-text')).toHaveValue('everyone');
     const checked = screen.getAllByTestId('send-target').filter((b) => (b as HTMLInputElement).checked);
     expect(checked.map((b) => b.dataset.agentId)).toEqual(['a2']);
