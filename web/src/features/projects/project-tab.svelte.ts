@@ -46,8 +46,8 @@ export interface CellNotice {
  * list starts from the DTO and follows the `session*` pushes; agents' running state follows
  * `agentStateChanged`, their activity, queue depth and what a blocked one is blocked on
  * `agentActivity`. Delegations (who asked whom) are kept by ticket from the `delegation` pushes
- * (and an `orchestration.graph` snapshot when the graph opens); ended ones drop out after a
- * moment. The tab also holds its agents' questions to the user (`escalations`), their access
+ * and `orchestration.graph` snapshots (when the tab opens, and when the graph dialog does);
+ * ended ones drop out after a moment. The tab also holds its agents' questions to the user (`escalations`), their access
  * matrices as read or saved, and which agent's conversations the dialog shows.
  */
 export class ProjectTab {
@@ -87,6 +87,8 @@ export class ProjectTab {
   #notices: TabNotices;
   #highlightTimer: ReturnType<typeof setTimeout> | undefined;
   #endedTimers: ReturnType<typeof setTimeout>[] = [];
+  /** The ticket of each agent's current (or last) turn, from `agentActivity` and `delegation`. */
+  #turnTickets: Record<string, string> = {};
   /** Count of `delegation` pushes, and when (in that count) each ticket was last heard of. */
   #heard = 0;
   #heardAt: Record<string, number> = {};
@@ -99,6 +101,9 @@ export class ProjectTab {
     this.refresh(dto);
     void this.escalations.load();
     for (const agent of this.#agents) void this.loadTranscript(agent.agentId);
+    // Who works for whom from before this window (a reopened project): the arrows and cards
+    // start from the backend's graph; a failed read leaves them to the pushes.
+    this.loadGraph().catch(() => undefined);
   }
 
   get name(): string {
@@ -392,9 +397,16 @@ export class ProjectTab {
    * `blocked` what on (dropped with any other activity). Returns its previous activity
    * (`undefined` for an agent the tab does not list).
    */
-  agentActivity(agentId: string, activity: AgentActivity, queueDepth: number, blockedOn?: string | null): AgentActivity | undefined {
+  agentActivity(
+    agentId: string,
+    activity: AgentActivity,
+    queueDepth: number,
+    blockedOn?: string | null,
+    ticket?: string,
+  ): AgentActivity | undefined {
     const previous = this.#agents.find((a) => a.agentId === agentId);
     if (!previous) return undefined;
+    if (ticket) this.#turnTickets[agentId] = ticket;
     this.#agents = this.#agents.map((a) => {
       if (a.agentId !== agentId) return a;
       const next: AgentDTO = { ...a, activity, queueDepth };
@@ -408,6 +420,7 @@ export class ProjectTab {
   /** `delegation`: a ticket was queued, started or ended; an ended one drops out a moment later. */
   delegationChanged(delegation: DelegationDTO): void {
     this.#heardAt[delegation.ticket] = ++this.#heard;
+    if (delegation.state === 'active') this.#turnTickets[delegation.to] = delegation.ticket;
     this.#delegations = { ...this.#delegations, [delegation.ticket]: delegation };
     if (delegation.state !== 'done' && delegation.state !== 'failed') return;
     const timer = setTimeout(() => {
@@ -454,6 +467,12 @@ export class ProjectTab {
 
   delegation(ticket: string): DelegationDTO | undefined {
     return this.#delegations[ticket];
+  }
+
+  /** Who asked for the agent's current (or just ended) turn: an agent id, `'user'`, or unknown. */
+  turnRequester(agentId: string): string | undefined {
+    const ticket = this.#turnTickets[agentId];
+    return ticket === undefined ? undefined : this.#delegations[ticket]?.from;
   }
 
   /** The user's message into each target's mailbox; one result per target (errors included). */
