@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -175,3 +176,42 @@ def test_a_swap_the_new_profile_cannot_start_keeps_the_session(world: World) -> 
     assert world.alive(live) and world.shown(node) == live
     view = next(a for a in s.projects.view(world.root).agents if a.entry.agent_id == sam)
     assert view.entry.profile_id == "shell"
+
+
+def test_the_bridge_answers_the_swap_in_its_envelope(world: World, tmp_path: Path) -> None:
+    from tests.integration.test_bridge_api import Door
+
+    door = Door(world.container, tmp_path / "data")
+    door.call("app", "info")
+    try:
+        agent = door.call("agents", "create", world.root,
+                          {"name": "Sam", "persona": "# Sam", "profileId": "shell"})
+        sam = agent["agentId"]
+        node = world.cell()
+        old = door.call("agents", "launch", world.root, sam, node, 80, 24)["sessionId"]
+        out = door.call("agents", "swapProfile", world.root, sam, "scripted",
+                        {"cols": 90, "rows": 20})
+        assert out["previousProfileId"] == "shell" and out["relaunched"] is True
+        assert out["conversationId"] == conversation_id(None, sam) and out["nodeId"] == node
+        assert out["sessionId"] != old and out["agent"]["profileId"] == "scripted"
+        assert out["agent"]["running"] is True and out["agent"]["sessionId"] == out["sessionId"]
+        leaf = out["layouts"]["layouts"][0]["tree"]["root"]["node"]
+        assert leaf["session"] == out["sessionId"] and leaf["agent"] == sam
+        # no terminal: the profile only changes (no session, no layouts in the answer)
+        door.call("terminals", "kill", out["sessionId"])
+        wait_until = time.monotonic() + 20
+        while world.alive(out["sessionId"]):
+            assert time.monotonic() < wait_until
+            time.sleep(0.05)
+        back = door.call("agents", "swapProfile", world.root, sam, "shell")
+        assert back == {"agent": {**back["agent"], "profileId": "shell", "running": False},
+                        "previousProfileId": "scripted",
+                        "conversationId": conversation_id(None, sam), "relaunched": False}
+        bad = door.api.agents.swapProfile(world.root, sam, "shell")
+        assert bad["error"]["code"] == "INVALID" and "already uses Shell" in \
+            bad["error"]["message"]
+        size = door.api.agents.swapProfile(world.root, sam, "scripted", {"cols": "wide"})
+        assert size["error"]["code"] == "INVALID" and size["error"]["details"]["field"] == \
+            "cols"
+    finally:
+        door.door.close()
