@@ -17,6 +17,7 @@ import {
   type ProjectDTO,
   type SendResult,
   type SessionDTO,
+  type SwapResult,
 } from '../../lib/ports';
 import { EscalationQueue } from '../orchestration/escalations.svelte';
 
@@ -520,6 +521,23 @@ export class ProjectTab {
     // The persona's front matter holds the matrix: an edited persona may have changed it.
     if (input.persona !== undefined) this.loadIpc(agentId).catch(() => undefined);
     return agent;
+  }
+
+  // -- hot swap of profiles (issue 10 item 6) --
+  /**
+   * Swaps the agent to `profileId` (`agents.swapProfile`): a live terminal stops and the agent
+   * relaunches in the same cell, whose layouts the answer carries; the card shows the new
+   * profile at once. Rejects like the gateway (nothing changed then).
+   */
+  async swapProfile(agentId: string, profileId: string): Promise<SwapResult> {
+    const result = await this.#gateway.agents.swapProfile(this.root, agentId, profileId);
+    this.#agents = this.#agents.map((a) => (a.agentId === agentId ? { ...a, ...result.agent } : a));
+    if (result.layouts) this.applyLayouts(result.layouts);
+    if (result.nodeId) {
+      this.clearNotice(result.nodeId);
+      this.requestFocus(result.nodeId);
+    }
+    return result;
   }
 
   async deleteAgent(agentId: string): Promise<void> {
