@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,6 +49,7 @@ SCRIPTED = Profile(id="scripted", name="Scripted agent", command=sys.executable,
                    prompt_ready_pattern="tui> ",
                    context_injection=ContextInjection(strategy="env", target="CONTEXT.md",
                                                       var="IDEA_CONTEXT_FILE"))
+SCRIPTED_TOO = SCRIPTED.model_copy(update={"id": "scripted-too", "name": "Scripted agent too"})
 MISSING = Profile(id="missing", name="Missing CLI", command="no-such-cli-anywhere")
 
 
@@ -92,7 +94,8 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
                       Adapters.local(PtyProcessHost(kill_grace_ms=500)))
     s = container.services
     s.profiles.save([*builtin_profiles(), acp("fake-acp", "Fake ACP agent"),
-                     acp("fake-acp-old", "Old fake ACP agent"), SCRIPTED, MISSING])
+                     acp("fake-acp-old", "Old fake ACP agent"), SCRIPTED, SCRIPTED_TOO,
+                     MISSING])
     root = s.projects.create(str(tmp_path / "proj"), "Demo").root
     yield World(container, root, log)
     container.shutdown(timeout_ms=1000)
@@ -215,3 +218,69 @@ def test_the_bridge_answers_the_swap_in_its_envelope(world: World, tmp_path: Pat
             "cols"
     finally:
         door.door.close()
+
+
+def asking(world: World, target: str, task: str) -> tuple[threading.Thread, dict[str, Any]]:
+    """`task` asked of `target` by the user on a thread; its outcome lands in the dict."""
+    out: dict[str, Any] = {}
+
+    def ask() -> None:
+        try:
+            out["reply"] = world.s.orchestrator.dispatch(world.root, User(), {
+                "type": "agent.ask", "target": target, "task": task})["reply"]
+        except AppError as exc:
+            out["error"] = exc
+
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    return thread, out
+
+
+def until(predicate: Any, what: str, timeout_s: float = 30) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def test_a_swap_during_a_terminal_turn_ends_it_and_the_new_session_takes_the_next(
+        world: World) -> None:
+    s = world.s
+    s.agents.create(world.root, "Alpha", "# Alpha", "scripted")
+    alpha = world.agent("Alpha")
+    node = world.cell()
+    s.agents.launch(world.root, alpha, node, 80, 24)
+    until(lambda: s.orchestrator.queue_depth(world.root, alpha)[0] == "idle", "Alpha settled")
+    thread, out = asking(world, "Alpha", "sleep 60")
+    until(lambda: s.orchestrator.queue_depth(world.root, alpha)[0] == "busy", "Alpha busy")
+
+    swapped = s.swaps.swap(world.root, alpha, "scripted-too")
+    thread.join(timeout=20)
+    assert not thread.is_alive()
+    assert out["error"].code == "NO_REPLY" and "exited" in out["error"].message
+    assert swapped.launch is not None and world.shown(node) == swapped.launch.session_id
+    assert s.orchestrator.dispatch(world.root, User(), {
+        "type": "agent.ask", "target": "Alpha", "task": "compute 1+1"})["reply"] == "2"
+
+
+def test_a_swap_during_a_headless_turn_closes_it_and_the_next_turn_is_fresh(
+        world: World) -> None:
+    s = world.s
+    s.agents.create(world.root, "Gem", "# Gem", "fake-acp-old")
+    gem = world.agent("Gem")
+    thread, out = asking(world, "Gem", "hang on")
+    until(lambda: any(e.kind == "text" for e in s.headless.transcript(world.root, gem)),
+          "the turn under way")
+
+    swapped = s.swaps.swap(world.root, gem, "fake-acp")
+    assert swapped.plan.stop_headless and swapped.launch is None
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+    assert out["error"].code == "SESSION_ERROR"
+    until(lambda: gem not in s.open_projects.get(world.root, in_tab=False).state.headless,
+          "the turn's end recorded")
+
+    assert s.orchestrator.dispatch(world.root, User(), {
+        "type": "agent.ask", "target": "Gem", "task": "ok review"})["reply"] == "Hello world"
+    methods = [c["method"] for c in world.calls()]
+    assert methods.count("session/new") == 2 and "session/load" not in methods
