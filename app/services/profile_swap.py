@@ -50,6 +50,7 @@ class ProfileSwapService:
         self._stop_timeout_s = stop_timeout_s
         self._lock = threading.Lock()
         self._ended: dict[str, threading.Event] = {}
+        self._agent_locks: dict[tuple[str, str], threading.Lock] = {}
         # Registered after the session keeper's tap: it runs once the end is recorded.
         output.tap_exits(self._on_exit)
 
@@ -59,7 +60,15 @@ class ProfileSwapService:
         terminal gets `size` (cols, rows) until its cell fits it. Errors of
         `SwapProfile.plan` and `commit`, of `LaunchAgent` for the relaunch (the agent is then
         stopped, under its new profile), and `TIMEOUT` when the old terminal does not end
-        (nothing changed)."""
+        (nothing changed). Swaps of one agent run one after the other (the second is planned
+        once the first is done)."""
+        with self._lock:
+            one_at_a_time = self._agent_locks.setdefault((root, agent_id), threading.Lock())
+        with one_at_a_time:
+            return self._swap_now(root, agent_id, profile_id, size)
+
+    def _swap_now(self, root: str, agent_id: str, profile_id: str,
+                  size: tuple[int, int]) -> Swapped:
         profiles = self._profiles.execute()
         with self._projects.locked(root) as state:
             plan = self._swap.plan(state, agent_id, profile_id, profiles)

@@ -284,3 +284,30 @@ def test_a_swap_during_a_headless_turn_closes_it_and_the_next_turn_is_fresh(
         "type": "agent.ask", "target": "Gem", "task": "ok review"})["reply"] == "Hello world"
     methods = [c["method"] for c in world.calls()]
     assert methods.count("session/new") == 2 and "session/load" not in methods
+
+
+def test_two_swaps_of_one_agent_run_one_after_the_other(world: World) -> None:
+    s = world.s
+    s.agents.create(world.root, "Sam", "# Sam", "shell")
+    sam = world.agent("Sam")
+    node = world.cell()
+    s.agents.launch(world.root, sam, node, 80, 24)
+    results: dict[str, Any] = {}
+
+    def swap(profile_id: str) -> None:
+        try:
+            results[profile_id] = s.swaps.swap(world.root, sam, profile_id)
+        except AppError as exc:
+            results[profile_id] = exc
+
+    threads = [threading.Thread(target=swap, args=(p,)) for p in ("scripted", "scripted-too")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert all(not isinstance(r, AppError) for r in results.values()), results
+    final = next(a for a in s.projects.view(world.root).agents if a.entry.agent_id == sam)
+    assert final.entry.profile_id in ("scripted", "scripted-too") and final.session is not None
+    assert world.shown(node) == final.session.session_id
+    live = [x for x in s.projects.view(world.root).sessions if x.alive]
+    assert [x.session_id for x in live] == [final.session.session_id]
