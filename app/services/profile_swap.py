@@ -58,9 +58,10 @@ class ProfileSwapService:
              size: tuple[int, int] = BACKGROUND_SIZE) -> Swapped:
         """Swap agent `agent_id` of project `root` to profile `profile_id`; a relaunched
         terminal gets `size` (cols, rows) until its cell fits it. Errors of
-        `SwapProfile.plan` and `commit`, of `LaunchAgent` for the relaunch (the agent is then
-        stopped, under its new profile), and `TIMEOUT` when the old terminal does not end
-        (nothing changed). Swaps of one agent run one after the other (the second is planned
+        `SwapProfile.plan` and `commit`; of `LaunchAgent` for the relaunch (the agent is then
+        stopped, under its new profile: the message says so, `details.swapped` is true and
+        `details.profileId` names the new profile); and `TIMEOUT` when the old terminal does
+        not end (nothing changed). Swaps of one agent run one after the other (the second is planned
         once the first is done)."""
         with self._lock:
             one_at_a_time = self._agent_locks.setdefault((root, agent_id), threading.Lock())
@@ -80,7 +81,14 @@ class ProfileSwapService:
             entry = self._swap.commit(state, plan)
         launch = None
         if plan.relaunch:
-            launch = self._agents.launch(root, agent_id, plan.node_id, *size)
+            try:
+                launch = self._agents.launch(root, agent_id, plan.node_id, *size)
+            except AppError as exc:  # the swap itself is done: say so, and why it stopped
+                new = plan.profile.name or plan.profile.id
+                raise AppError(exc.code, f"{plan.name} now uses {new}, but its relaunch "
+                                         f"failed: {exc.message}",
+                               {**exc.details, "swapped": True,
+                                "profileId": plan.profile.id}) from exc
         with self._projects.locked(root) as state:
             return Swapped(agent_view(state, entry), plan, launch)
 

@@ -311,3 +311,21 @@ def test_two_swaps_of_one_agent_run_one_after_the_other(world: World) -> None:
     assert world.shown(node) == final.session.session_id
     live = [x for x in s.projects.view(world.root).sessions if x.alive]
     assert [x.session_id for x in live] == [final.session.session_id]
+
+
+def test_a_relaunch_that_fails_says_the_profile_changed_and_why(world: World) -> None:
+    s = world.s
+    nowhere = SCRIPTED.model_copy(update={"id": "nowhere", "name": "Nowhere agent",
+                                          "cwd_template": "/no/such/folder/anywhere"})
+    s.profiles.save([*s.profiles.list(), nowhere])
+    s.agents.create(world.root, "Sam", "# Sam", "shell")
+    sam = world.agent("Sam")
+    old = s.agents.launch(world.root, sam, world.cell(), 80, 24).session_id
+    with pytest.raises(AppError) as err:
+        s.swaps.swap(world.root, sam, "nowhere")
+    assert err.value.code == "NOT_FOUND"
+    assert err.value.message.startswith("Sam now uses Nowhere agent, but its relaunch failed: ")
+    assert err.value.details["swapped"] is True and err.value.details["profileId"] == "nowhere"
+    assert not world.alive(old)
+    view = next(a for a in s.projects.view(world.root).agents if a.entry.agent_id == sam)
+    assert view.entry.profile_id == "nowhere" and view.session is None

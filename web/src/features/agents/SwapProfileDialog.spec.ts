@@ -114,3 +114,23 @@ describe('hot swap of an agent profile, from its card', () => {
     expect(within(dialog).queryByTestId('swap-confirm')).not.toBeInTheDocument();
   });
 });
+
+describe('a swap whose relaunch fails', () => {
+  it('shows the new profile on the card and leaves only Close', async () => {
+    const h = await panel();
+    const user = userEvent.setup();
+    h.gateway.failNext(
+      'agents.swapProfile',
+      new GatewayError('NOT_FOUND', "Sam now uses Claude Code, but its relaunch failed: no cell 'n1'", { swapped: true, profileId: 'claude-code' }),
+    );
+    const dialog = await openSwap('a1');
+    await user.click(within(dialog).getByTestId('swap-confirm'));
+    const error = await within(dialog).findByTestId('swap-error');
+    expect(error).toHaveTextContent('Sam now uses Claude Code, but its relaunch failed');
+    expect(card('a1')).toHaveTextContent('Claude Code');
+    expect(within(dialog).queryByTestId('swap-confirm')).not.toBeInTheDocument();
+    expect(within(dialog).getByTestId('swap-profile-select')).toBeDisabled();
+    await user.click(within(dialog).getByTestId('swap-cancel'));
+    expect(screen.queryByTestId('swap-dialog')).not.toBeInTheDocument();
+  });
+});

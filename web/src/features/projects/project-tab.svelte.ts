@@ -527,10 +527,22 @@ export class ProjectTab {
   /**
    * Swaps the agent to `profileId` (`agents.swapProfile`): a live terminal stops and the agent
    * relaunches in the same cell, whose layouts the answer carries; the card shows the new
-   * profile at once. Rejects like the gateway (nothing changed then).
+   * profile at once. Rejects like the gateway: nothing changed, unless `details.swapped` says
+   * the profile did change and only the relaunch failed (the card then shows the new profile).
    */
   async swapProfile(agentId: string, profileId: string): Promise<SwapResult> {
-    const result = await this.#gateway.agents.swapProfile(this.root, agentId, profileId);
+    let result: SwapResult;
+    try {
+      result = await this.#gateway.agents.swapProfile(this.root, agentId, profileId);
+    } catch (error) {
+      // Swapped, but the relaunch failed (`details.swapped`): the card shows the new profile.
+      const { details } = asGatewayError(error);
+      const now = details.profileId;
+      if (details.swapped === true && typeof now === 'string') {
+        this.#agents = this.#agents.map((a) => (a.agentId === agentId ? { ...a, profileId: now } : a));
+      }
+      throw error;
+    }
     this.#agents = this.#agents.map((a) => (a.agentId === agentId ? { ...a, ...result.agent } : a));
     if (result.layouts) this.applyLayouts(result.layouts);
     if (result.nodeId) {
