@@ -43,6 +43,12 @@ class RecordingWindow:
         with self.lock:
             self.batches.append(batch)
 
+    def post_script(self, script: str, done: Callable[[], None]) -> None:
+        try:
+            self.run_script(script)
+        finally:
+            done()
+
     def pick_folder(self) -> str | None:
         return None
 
