@@ -53,11 +53,16 @@ class PywebviewWindow:
         self.window: Any = None
         self._fallback: queue.SimpleQueue[tuple[str, Callable[[], None]]] | None = None
         self._lock = threading.Lock()
+        self._told = False
 
     def post_script(self, script: str, done: Callable[[], None]) -> None:
         """Hand `script` to the page without waiting; `done()` is called (on the GUI thread,
         or the poster thread) once it ran. Scripts run in the order they were posted."""
         view = self._qt_view()
+        if not self._told:
+            self._told = True
+            log.info("window pushes: %s", "pipelined through pywebview's Qt signal" if view
+                     is not None else "one at a time through a poster thread")
         if view is not None:
             key = uuid.uuid4().hex
             results = view._js_results

@@ -1,0 +1,123 @@
+"""The flow-control window of one session, sized from what the page consumes (SPEC §5, ADR 007).
+
+The PTY host stops reading a session above `high` unacknowledged characters and resumes below
+`low`. A fixed window is wrong both ways: too small and a flood waits on round trips through
+the GUI thread (throughput ≈ window ÷ round trip); too large and Ctrl-C in the flooding
+terminal waits until everything already read is parsed (≈ window ÷ the page's speed).
+
+So the window is sized like a bandwidth-delay product (the idea of TCP BBR): the delivery rate
+`R` (acknowledged characters per second over the last `span_s`) times the shortest delay seen
+from a character's read to its ack (`rtt_min`, over the last `rtt_span_s`), times `gain`:
+`high = clamp(gain × R × rtt_min, min_chars, max_chars)`, `low = high // 2`.
+While the transport limits the flood, `R ≈ high ÷ rtt`, so each retune multiplies the window by
+about `gain` and it grows; once the page limits it (`R` = the page's speed), the window settles
+at `gain` round trips of what the page consumes: what is unacknowledged drains in about
+`gain × rtt_min` (Ctrl-C → prompt), and a queue standing in the page does not inflate it
+(`rtt_min` is the shortest delay, not the current one).
+
+Pure: the caller passes the clock (`now`, seconds, monotonic) and serialises calls.
+"""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FlowTuning:
+    """`min_chars`/`max_chars`: bounds of `high` (characters); `start_chars`: `high` before
+    any measurement; `gain`: round trips of consumption the window holds; `span_s`: how far back the rate is
+    measured (s); `min_span_s`: shortest span that counts; `rtt_span_s`: how long the shortest
+    delay is remembered (s); `change`: relative change below which the window is left alone."""
+
+    min_chars: int = 128_000
+    max_chars: int = 4_000_000
+    start_chars: int = 512_000
+    gain: float = 2.0
+    span_s: float = 0.5
+    min_span_s: float = 0.1
+    rtt_span_s: float = 10.0
+    change: float = 0.2
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.min_chars <= self.start_chars <= self.max_chars:
+            raise ValueError("need 2 <= min_chars <= start_chars <= max_chars")
+        if self.gain <= 0 or self.min_span_s <= 0 or self.span_s < self.min_span_s \
+                or self.rtt_span_s <= 0 or self.change < 0:
+            raise ValueError("gain, min_span_s, rtt_span_s > 0; span_s >= min_span_s; "
+                             "change >= 0")
+
+
+class FlowWindow:
+    """Window of one session, from the moment flow control started. `produced(chars, now)`:
+    the reader handed on `chars` more characters; `acked(chars, now)` (the views consumed
+    `chars` more) returns the new `(high, low)` when the window should change, else None."""
+
+    #: Production marks kept (coalesced 5 ms apart): bounds memory during a long flood.
+    MARKS = 2048
+
+    def __init__(self, tuning: FlowTuning | None = None) -> None:
+        self.tuning = tuning or FlowTuning()
+        self.high = self.tuning.start_chars
+        self._produced = 0
+        self._acked = 0
+        self._marks: collections.deque[tuple[int, float]] = collections.deque()  # (end, time)
+        self._rates: collections.deque[tuple[float, int]] = collections.deque()  # (time, chars)
+        self._rtts: collections.deque[tuple[float, float]] = collections.deque()  # (time, s)
+
+    @property
+    def low(self) -> int:
+        return self.high // 2
+
+    def produced(self, chars: int, now: float) -> None:
+        """The reader handed on `chars` characters at `now`."""
+        if chars <= 0:
+            return
+        self._produced += chars
+        if self._marks and now - self._marks[-1][1] < 0.005:
+            self._marks[-1] = (self._produced, self._marks[-1][1])  # keep the earliest time
+        else:
+            self._marks.append((self._produced, now))
+            if len(self._marks) > self.MARKS:
+                self._marks.popleft()
+
+    def rate(self, now: float) -> float | None:
+        """Characters acknowledged per second over the last `span_s` (None: too little data)."""
+        while len(self._rates) > 2 and now - self._rates[1][0] > self.tuning.span_s:
+            self._rates.popleft()
+        if len(self._rates) < 2:
+            return None
+        span = now - self._rates[0][0]
+        if span < self.tuning.min_span_s:
+            return None
+        return sum(c for _, c in list(self._rates)[1:]) / span
+
+    def rtt_min(self, now: float) -> float | None:
+        """The shortest read → ack delay of the last `rtt_span_s` (s; None: none measured)."""
+        while self._rtts and now - self._rtts[0][0] > self.tuning.rtt_span_s:
+            self._rtts.popleft()
+        return min((d for _, d in self._rtts), default=None)
+
+    def acked(self, chars: int, now: float) -> tuple[int, int] | None:
+        """The views consumed `chars` more characters at `now`."""
+        if chars <= 0:
+            return None
+        self._acked += chars
+        sent_at = None
+        while self._marks and self._marks[0][0] <= self._acked:
+            sent_at = self._marks.popleft()[1]
+        if sent_at is not None:
+            self._rtts.append((now, max(0.0, now - sent_at)))
+        if self._rates and now - self._rates[-1][0] > self.tuning.span_s:
+            self._rates.clear()  # an idle spell is no measure of the page's speed
+        self._rates.append((now, chars))
+        rate, rtt = self.rate(now), self.rtt_min(now)
+        if rate is None or rtt is None:
+            return None
+        t = self.tuning
+        high = int(min(t.max_chars, max(t.min_chars, t.gain * rate * rtt)))
+        if abs(high - self.high) <= t.change * self.high:
+            return None
+        self.high = high
+        return self.high, self.low
