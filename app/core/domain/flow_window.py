@@ -5,15 +5,20 @@ The PTY host stops reading a session above `high` unacknowledged characters and 
 the GUI thread (throughput ≈ window ÷ round trip); too large and Ctrl-C in the flooding
 terminal waits until everything already read is parsed (≈ window ÷ the page's speed).
 
-So the window is sized like a bandwidth-delay product (the idea of TCP BBR): the delivery rate
-`R` (acknowledged characters per second over the last `span_s`) times the shortest delay seen
-from a character's read to its ack (`rtt_min`, over the last `rtt_span_s`), times `gain`:
+So the window is sized like a bandwidth-delay product (the idea of TCP BBR): the best delivery
+rate `R` times the shortest delay seen from a character's read to its ack (`rtt_min`), times
+`gain`, both remembered over the last `filter_s`. A delivery-rate sample is taken at each ack
+that completes a read: the characters acknowledged while that read travelled, divided by its
+travel time (BBR's definition: with the window full, everything ahead of it was delivered, so
+the sample is ≈ window ÷ that round trip).
 `high = clamp(gain × R × rtt_min, min_chars, max_chars)`, `low = high // 2`.
 While the transport limits the flood, `R ≈ high ÷ rtt`, so each retune multiplies the window by
 about `gain` and it grows; once the page limits it (`R` = the page's speed), the window settles
 at `gain` round trips of what the page consumes: what is unacknowledged drains in about
 `gain × rtt_min` (Ctrl-C → prompt), and a queue standing in the page does not inflate it
-(`rtt_min` is the shortest delay, not the current one).
+(`rtt_min` is the shortest delay, not the current one). Both filters matter on a loaded
+machine: with the current rate and delay, a round trip slower than `gain × rtt_min` would
+shrink the window, and the next one slower still.
 
 Pure: the caller passes the clock (`now`, seconds, monotonic) and serialises calls.
 """
@@ -27,25 +32,27 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class FlowTuning:
     """`min_chars`/`max_chars`: bounds of `high` (characters); `start_chars`: `high` before
-    any measurement; `gain`: round trips of consumption the window holds; `span_s`: how far back the rate is
-    measured (s); `min_span_s`: shortest span that counts; `rtt_span_s`: how long the shortest
-    delay is remembered (s); `change`: relative change below which the window is left alone."""
+    any measurement (and until that much was acknowledged: echoes decide nothing); `gain`:
+    round trips of consumption the window holds; `history_s`: how long acks are kept to
+    measure delivery (s, above the slowest round trip); `min_travel_s`: shortest travel time
+    that yields a rate sample (s); `filter_s`: how long the best rate and the shortest delay
+    are remembered (s); `change`: relative change below which the window is left alone."""
 
     min_chars: int = 128_000
     max_chars: int = 4_000_000
     start_chars: int = 512_000
     gain: float = 2.0
-    span_s: float = 0.5
-    min_span_s: float = 0.1
-    rtt_span_s: float = 10.0
+    history_s: float = 3.0
+    min_travel_s: float = 0.005
+    filter_s: float = 10.0
     change: float = 0.2
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_chars <= self.start_chars <= self.max_chars:
             raise ValueError("need 2 <= min_chars <= start_chars <= max_chars")
-        if self.gain <= 0 or self.min_span_s <= 0 or self.span_s < self.min_span_s \
-                or self.rtt_span_s <= 0 or self.change < 0:
-            raise ValueError("gain, min_span_s, rtt_span_s > 0; span_s >= min_span_s; "
+        if self.gain <= 0 or self.min_travel_s <= 0 or self.history_s <= self.min_travel_s \
+                or self.filter_s <= 0 or self.change < 0:
+            raise ValueError("gain, min_travel_s, filter_s > 0; history_s > min_travel_s; "
                              "change >= 0")
 
 
@@ -63,8 +70,9 @@ class FlowWindow:
         self._produced = 0
         self._acked = 0
         self._marks: collections.deque[tuple[int, float]] = collections.deque()  # (end, time)
-        self._rates: collections.deque[tuple[float, int]] = collections.deque()  # (time, chars)
+        self._history: collections.deque[tuple[float, int]] = collections.deque()  # (t, acked)
         self._rtts: collections.deque[tuple[float, float]] = collections.deque()  # (time, s)
+        self._best: collections.deque[tuple[float, float]] = collections.deque()  # (time, c/s)
 
     @property
     def low(self) -> int:
@@ -82,22 +90,26 @@ class FlowWindow:
             if len(self._marks) > self.MARKS:
                 self._marks.popleft()
 
-    def rate(self, now: float) -> float | None:
-        """Characters acknowledged per second over the last `span_s` (None: too little data)."""
-        while len(self._rates) > 2 and now - self._rates[1][0] > self.tuning.span_s:
-            self._rates.popleft()
-        if len(self._rates) < 2:
-            return None
-        span = now - self._rates[0][0]
-        if span < self.tuning.min_span_s:
-            return None
-        return sum(c for _, c in list(self._rates)[1:]) / span
+    def _acked_at(self, when: float) -> int:
+        """Characters acknowledged by time `when` (the history's oldest entry before it)."""
+        acked = self._history[0][1] if self._history else 0
+        for t, total in self._history:
+            if t > when:
+                break
+            acked = total
+        return acked
 
     def rtt_min(self, now: float) -> float | None:
-        """The shortest read → ack delay of the last `rtt_span_s` (s; None: none measured)."""
-        while self._rtts and now - self._rtts[0][0] > self.tuning.rtt_span_s:
+        """The shortest read → ack delay of the last `filter_s` (s; None: none measured)."""
+        while self._rtts and now - self._rtts[0][0] > self.tuning.filter_s:
             self._rtts.popleft()
         return min((d for _, d in self._rtts), default=None)
+
+    def best_rate(self, now: float) -> float | None:
+        """The highest `rate` of the last `filter_s` (characters/s; None: none measured)."""
+        while self._best and now - self._best[0][0] > self.tuning.filter_s:
+            self._best.popleft()
+        return max((r for _, r in self._best), default=None)
 
     def acked(self, chars: int, now: float) -> tuple[int, int] | None:
         """The views consumed `chars` more characters at `now`."""
@@ -108,12 +120,19 @@ class FlowWindow:
         while self._marks and self._marks[0][0] <= self._acked:
             sent_at = self._marks.popleft()[1]
         if sent_at is not None:
-            self._rtts.append((now, max(0.0, now - sent_at)))
-        if self._rates and now - self._rates[-1][0] > self.tuning.span_s:
-            self._rates.clear()  # an idle spell is no measure of the page's speed
-        self._rates.append((now, chars))
-        rate, rtt = self.rate(now), self.rtt_min(now)
-        if rate is None or rtt is None:
+            travel = now - sent_at
+            self._rtts.append((now, max(0.0, travel)))
+            if travel >= self.tuning.min_travel_s:
+                sample = (self._acked - self._acked_at(sent_at)) / travel
+                # a monotonic queue: older samples not above the new one can never be the best
+                while self._best and self._best[-1][1] <= sample:
+                    self._best.pop()
+                self._best.append((now, sample))
+        self._history.append((now, self._acked))
+        while len(self._history) > 2 and now - self._history[1][0] > self.tuning.history_s:
+            self._history.popleft()
+        rate, rtt = self.best_rate(now), self.rtt_min(now)
+        if rate is None or rtt is None or self._acked < self.tuning.start_chars:
             return None
         t = self.tuning
         high = int(min(t.max_chars, max(t.min_chars, t.gain * rate * rtt)))

@@ -9,20 +9,20 @@ from app.core.domain.flow_window import FlowTuning, FlowWindow
 
 def drive(window: FlowWindow, seconds: float, chars_per_s: float, delay_s: float,
           start: float = 0.0, tick_s: float = 0.02) -> list[tuple[int, int]]:
-    """Output produced at `chars_per_s`, each tick's share acked `delay_s` later."""
+    """Output produced at `chars_per_s`, each tick's share acked `delay_s` later (whole
+    milliseconds, so no float drift moves an ack by a tick)."""
     changes = []
     per_tick = int(chars_per_s * tick_s)
-    t = start
-    pending: list[tuple[float, int]] = []
-    while t < start + seconds:
-        window.produced(per_tick, t)
-        pending.append((t + delay_s, per_tick))
-        while pending and pending[0][0] <= t:
+    tick, delay, begin = round(tick_s * 1000), round(delay_s * 1000), round(start * 1000)
+    pending: list[tuple[int, int]] = []
+    for ms in range(begin, begin + round(seconds * 1000), tick):
+        window.produced(per_tick, ms / 1000)
+        pending.append((ms + delay, per_tick))
+        while pending and pending[0][0] <= ms:
             _, chars = pending.pop(0)
-            got = window.acked(chars, t)
+            got = window.acked(chars, ms / 1000)
             if got:
                 changes.append(got)
-        t += tick_s
     return changes
 
 
@@ -77,3 +77,27 @@ def test_tuning_is_validated() -> None:
         FlowTuning(min_chars=10, start_chars=5)
     with pytest.raises(ValueError):
         FlowTuning(gain=0)
+
+
+def test_a_window_limited_flood_grows_its_window_despite_jittery_round_trips() -> None:
+    # The reader may only run `high` characters ahead of the acks; round trips swing between
+    # 50 and 200 ms (a loaded machine); the page itself could take 20 M chars/s.
+    import random
+
+    rng = random.Random(7)
+    w = FlowWindow()
+    unacked, t, in_flight = 0, 0.0, []
+    while t < 5.0:
+        room = max(0, w.high - unacked)
+        chunk = min(room, int(20_000_000 * 0.02))
+        if chunk:
+            w.produced(chunk, t)
+            unacked += chunk
+            in_flight.append((t + rng.uniform(0.05, 0.2), chunk))
+        in_flight.sort()
+        while in_flight and in_flight[0][0] <= t:
+            _, chars = in_flight.pop(0)
+            unacked -= chars
+            w.acked(chars, t)
+        t += 0.02
+    assert w.high >= 2_000_000  # grew from 512k instead of shrinking to the floor

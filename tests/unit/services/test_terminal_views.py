@@ -44,7 +44,8 @@ def test_the_window_of_a_shown_session_follows_its_acks() -> None:
 
     host, bus, now = FakeTerminalHost(), TerminalOutputBus(), [0.0]
     host.set_listener(bus)
-    views = TerminalViews(host, bus, tuning=FlowTuning(min_chars=1000, max_chars=10_000_000),
+    views = TerminalViews(host, bus, tuning=FlowTuning(min_chars=1000, start_chars=1000,
+                                                     max_chars=10_000_000),
                           clock=lambda: now[0])
     host.alive.add("s1")
     host.known.add("s1")
