@@ -99,7 +99,8 @@ def flood(page: Page, cell: Locator, session: str, command: str, marker: str, ti
 
 
 def run_idea(pw: Playwright, tmp: Path, payload: Path, nonce: str, keys: int, quiet_keys: int,
-             timeout_s: float, app_env: dict[str, str] | None = None) -> dict[str, Any]:
+             timeout_s: float, app_env: dict[str, str] | None = None,
+             keep_log: Path | None = None) -> dict[str, Any]:
     """The real app under a private Xvfb: a flooding cell on top, a quiet ``cat`` cell below."""
     xvfb = Xvfb()
     app = IdeaApp(pw, xvfb.start(), tmp / "data", tmp / "proj", extra_env=app_env)
@@ -128,3 +129,5 @@ def run_idea(pw: Playwright, tmp: Path, payload: Path, nonce: str, keys: int, qu
     finally:
         app.stop()
         xvfb.stop()
+        if keep_log is not None:
+            keep_log.write_bytes(app.log_path.read_bytes() if app.log_path.exists() else b"")

@@ -11,13 +11,17 @@ FLOOD_JS = r"""
     textCostMs: null};
   const orig = window.__ideaPush;  // chained: probes stack
   const api = window.pywebview.api.terminals;  // the gateway looks methods up on every call
-  const ack = api.__benchOrigAck ??= api.ack;
   const running = () => st.t0 !== null && st.painted === null;
-  api.ack = (...args) => {
-    const t = performance.now(), p = ack.apply(api, args);
-    if (running()) p.then(() => st.acks.push(performance.now() - t), () => {});
-    return p;
-  };
+  for (const name of ['ack', 'ackMany']) {  // batched acks go through ackMany
+    const key = '__benchOrig_' + name;
+    const ack = api[key] ??= api[name];
+    if (!ack) continue;
+    api[name] = (...args) => {
+      const t = performance.now(), p = ack.apply(api, args);
+      if (running()) p.then(() => st.acks.push(performance.now() - t), () => {});
+      return p;
+    };
+  }
   let tail = '', last = null;
   const frame = (last) => requestAnimationFrame((t) => {
     st.frames++; st.maxGap = Math.max(st.maxGap, t - last);

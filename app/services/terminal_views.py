@@ -92,6 +92,7 @@ class TerminalViews:
             if due and window is not None:
                 retune = window.acked(due, self._clock())
         if retune is not None:
+            log.debug("flow window of %s: %d/%d chars", session_id, *retune)
             self._terminals.set_flow_window(session_id, *retune)
         if due:
             self._terminals.ack(session_id, due)

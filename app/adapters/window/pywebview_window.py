@@ -15,6 +15,7 @@ internals change) one poster thread runs the scripts in order with the blocking 
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import sys
 import threading
@@ -126,6 +127,11 @@ def run_window(make_door: Callable[[PywebviewWindow], _Door], url: str, storage_
 
     `storage_path` is the web engine's profile folder (local storage, caches).
     """
+    from app.adapters.window import software_gl
+
+    if sys.platform.startswith("linux") and software_gl.apply(os.environ):
+        log.info("no GPU render node: Qt composites in software (QT_QUICK_BACKEND=software)")
+
     import webview
 
     from app.adapters.window import qt_permissions

@@ -61,6 +61,21 @@ describe('TerminalView', () => {
     expect(h.gateway.callsOf('terminals.ackMany')).toEqual([[{ s1: 5504 }]]);
   });
 
+  it('keeps writing (and acking) output while the terminal is hidden', async () => {
+    const h = harness();
+    render(TerminalView, { props: { sessionId: spawned(h), visible: false }, context: h.context });
+    await settle();
+    h.terminals.setVisible('s1', false);
+
+    h.gateway.push({ output: { s1: 'z'.repeat(6000) } });
+    h.gateway.push({ output: { s1: 'while-hidden' } });
+    await settle();
+
+    expect(instances()[0].written.join('')).toContain('while-hidden');
+    await new Promise((resolve) => setTimeout(resolve, 40)); // the batched ack's tick
+    expect(h.gateway.callsOf('terminals.ackMany')).toEqual([[{ s1: 6012 }]]);
+  });
+
   it('acks output of sessions nobody shows, so the backend keeps reading', async () => {
     const h = harness();
     h.gateway.push({ output: { elsewhere: 'abc' } });

@@ -3,6 +3,7 @@ import { Terminal, type ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { WebglAddon } from '@xterm/addon-webgl';
 import { AckBatcher } from '../../lib/domain/ack-counter';
+import { ContextBudget } from '../../lib/domain/context-budget';
 import { unseenPart, type PendingChunk } from '../../lib/domain/attach-merge';
 import { KeystrokeSequences } from '../../lib/domain/keystroke-sequence';
 import { WritePortal, type Delivery } from '../../lib/domain/write-portal';
@@ -122,6 +123,8 @@ export class TerminalHub {
   #typed = new Map<string, string[]>();
   /** Flow-control acks of every terminal of this window, batched into one call per tick. */
   #acks: AckBatcher;
+  /** WebGL contexts of visible terminals: at most 16 per page, the rest stay on the DOM renderer. */
+  #contexts = new ContextBudget();
 
   constructor(
     gateway: Gateway,
@@ -225,11 +228,15 @@ export class TerminalHub {
     }
   }
 
-  /** WebGL only while visible (Chromium keeps ≤ 16 contexts); DOM renderer otherwise. */
+  /**
+   * WebGL only while visible and within the page's budget of 16 contexts (ADR 007); the DOM
+   * renderer otherwise. Either way the terminal keeps parsing what is pushed, hidden or not.
+   */
   setVisible(sessionId: string, visible: boolean): void {
     const entry = this.#pool.get(sessionId);
     if (!entry) return;
     if (visible && !entry.webgl) {
+      if (!this.#contexts.take(sessionId)) return;
       try {
         const webgl = new WebglAddon();
         webgl.onContextLoss(() => this.#dropWebgl(entry));
@@ -237,6 +244,7 @@ export class TerminalHub {
         entry.webgl = webgl;
       } catch {
         entry.webgl = null; // no WebGL here: the DOM renderer stays
+        this.#contexts.give(sessionId);
       }
     } else if (!visible) {
       this.#dropWebgl(entry);
@@ -518,6 +526,7 @@ export class TerminalHub {
   #dropWebgl(entry: PooledTerminal): void {
     const webgl = entry.webgl;
     entry.webgl = null;
+    this.#contexts.give(entry.sessionId);
     try {
       webgl?.dispose();
     } catch {
