@@ -41,7 +41,7 @@ def run_gui(data_dir: str | None, projects: list[str]) -> int:
 
 
 def pump_factory(env: Mapping[str, str]) -> Callable[[Post], PushPump]:
-    """The window's push pump with the ADR 007 values; `IDEA_PUSH_DEPTH`,
+    """The window's push pump with the ADR 008 values; `IDEA_PUSH_DEPTH`,
     `IDEA_PUSH_INFLIGHT_CHARS` and `IDEA_PUSH_BATCH_CHARS` override them for benchmarks
     (bench/report.py). Raises ValueError on a value that is not a positive integer."""
     defaults = PipelineLimits()

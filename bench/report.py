@@ -111,47 +111,70 @@ def git_head() -> str:
         return ""
 
 
-def collect(mb: float, runs: int, quick: bool) -> dict[str, Any]:
+def collect(mb: float, runs: int, quick: bool, partial: Path | None = None) -> dict[str, Any]:
+    """Run everything; each stage's figures (or its error) land in the result as they come, and
+    in `partial` (JSON) after each stage, so a late failure loses nothing."""
     started = time.time()
-    qt_default: list[float] = []
-    qt_software: list[float] = []
-    idea_runs: list[dict[str, Any]] = []
+    r: dict[str, Any] = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
+                         "commit": git_head(), "machine": machine(), "shared": True, "mb": mb,
+                         "runs": runs, "qtReferenceMBps": {"default": [], "software": []},
+                         "idea": [], "errors": {}}
+
+    def stage(name: str, work: Any) -> Any:
+        try:
+            return work()
+        except Exception as exc:  # noqa: BLE001 - reported in the table, the others still run
+            r["errors"][name] = f"{type(exc).__name__}: {exc}"
+            return None
+        finally:
+            if partial is not None:
+                partial.write_text(json.dumps(r, indent=2) + "\n")
+
     ref_mb = min(mb, 20)
-    for _ in range(runs):
-        qt_default.append(qt_reference(ref_mb, software=False))
-        qt_software.append(qt_reference(ref_mb, software=True))
-        idea_runs.append(pty_throughput.run(mb, 100 if quick else 200, 60 if quick else 100))
-    qt_default.append(qt_reference(ref_mb, software=False))
-    qt_software.append(qt_reference(ref_mb, software=True))
-    f16 = flood16.run(16, 30 if quick else 60, 5 if quick else 10, 3.0)
-    mem = memory.run(8, 10_000, 50 if quick else 200)
-    rend = renderers(min(mb, 10))
-    start = startup(1 if quick else 3)
-    return {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
-            "durationS": time.time() - started, "commit": git_head(), "machine": machine(),
-            "shared": True, "mb": mb, "runs": runs,
-            "qtReferenceMBps": {"default": qt_default, "software": qt_software},
-            "idea": idea_runs, "flood16": f16, "memory": mem, "renderers": rend,
-            "startup": start}
+
+    def references() -> None:
+        for software, key in ((False, "default"), (True, "software")):
+            value = stage(f"qt-{key}", lambda s=software: qt_reference(ref_mb, s))
+            if value is not None:
+                r["qtReferenceMBps"][key].append(value)
+
+    for i in range(runs):
+        references()
+        got = stage(f"idea-{i}", lambda: pty_throughput.run(mb, 100 if quick else 200,
+                                                            60 if quick else 100))
+        if got is not None:
+            r["idea"].append(got)
+    references()
+    r["flood16"] = stage("flood16", lambda: flood16.run(16, 30 if quick else 60,
+                                                        5 if quick else 10, 3.0))
+    r["memory"] = stage("memory", lambda: memory.run(8, 10_000, 50 if quick else 200))
+    r["renderers"] = stage("renderers", lambda: renderers(min(mb, 10)))
+    r["startup"] = stage("startup", lambda: startup(1 if quick else 3))
+    r["durationS"] = time.time() - started
+    r["machine"]["loadAfter"] = os.getloadavg()
+    return r
 
 
 def rows(r: dict[str, Any]) -> list[tuple[str, str, str, bool | None]]:
-    """(measure, target, figure, met) for the table."""
+    """(measure, target, figure, met) for the table (a stage that failed is left out)."""
     med = statistics.median
+    if not r["idea"] or not r["qtReferenceMBps"]["default"]:
+        return [("throughput", "", "not measured (see errors)", None)]
     idea_mbps = med([x["idea"]["flood"]["mbPerS"] for x in r["idea"]])
     headless = med([x["reference"]["mbPerS"] for x in r["idea"]])
-    qt_def, qt_sw = med(r["qtReferenceMBps"]["default"]), med(r["qtReferenceMBps"]["software"])
+    qt_def = med(r["qtReferenceMBps"]["default"])
+    qt_sw = med(r["qtReferenceMBps"]["software"] or [float("nan")])
     last = r["idea"][-1]["idea"]
     keys, busy = last["keys"], last.get("busy", {})
     quiet = busy.get("quietKeys", {})
     own = last.get("ownShareMs") or [float("nan")]
-    f16, mem = r["flood16"], r["memory"]
+    f16, mem = r.get("flood16"), r.get("memory")
 
     def le(value: float, limit: float) -> bool:
         return value <= limit
 
     out: list[tuple[str, str, str, bool | None]] = [
-        ("cat 50 MB: IdeA MB/s (median)", ">= 20", f"{idea_mbps:.1f}", idea_mbps >= 20),
+        (f"cat {r['mb']:g} MB: IdeA MB/s (median)", ">= 20", f"{idea_mbps:.1f}", idea_mbps >= 20),
         ("  / bare-Qt reference, default compositing", ">= 0.8",
          f"{idea_mbps / qt_def:.2f} ({qt_def:.1f} MB/s)", idea_mbps / qt_def >= 0.8),
         ("  / bare-Qt reference, same software backend", ">= 0.8",
@@ -177,14 +200,17 @@ def rows(r: dict[str, Any]) -> list[tuple[str, str, str, bool | None]]:
     own50 = statistics.median(own)
     out.append(("idle: IdeA's own share, PTY → page p50 (ms)", "<= 2", f"{own50:.1f}",
                 None if own50 != own50 else own50 <= 2))
-    out += [
+    if f16:
+        out += [
         ("16 floods: quiet echo painted p99 (ms)", "<= 100",
          f"{f16['quietEcho']['painted']['p99Ms']:.0f}", le(f16["quietEcho"]["painted"]["p99Ms"], 100)),
         ("16 floods: Ctrl+C → prompt, worst (ms)", "<= 200",
          f"{f16['ctrlcToPromptMs']['maxMs']:.0f}", le(f16["ctrlcToPromptMs"]["maxMs"], 200)),
         ("16 floods: menu open → painted, p99 (ms)", "<= 100",
          f"{f16['menuOpenPaintedMs']['p99Ms']:.0f}", le(f16["menuOpenPaintedMs"]["p99Ms"], 100)),
-        ("16 floods: chars arriving, all terminals (M/s)", "", f"{f16['aggregateMBps']:.1f}", None),
+        ("16 floods: chars arriving, all terminals (M/s)", "", f"{f16['aggregateMBps']:.1f}", None)]
+    if mem:
+        out += [
         ("memory: 8 idle terminals x 10k lines, RSS (MiB)", "<= 400",
          f"{mem['idleKiB']['rssKiB'] / 1024:.0f} (PSS {mem['idleKiB']['pssKiB'] / 1024:.0f})",
          mem["idleKiB"]["rssKiB"] / 1024 <= 400),
@@ -192,19 +218,19 @@ def rows(r: dict[str, Any]) -> list[tuple[str, str, str, bool | None]]:
         ("memory: scrollback kept after 20k lines", "<= 10000 + rows",
          f"{mem['scrollback']['bufferLines']}", bool(mem["scrollback"]["bounded"])),
     ]
-    if mem["cycleGrowthRssKiB"] is not None:
+    if mem and mem["cycleGrowthRssKiB"] is not None:
         out.append((f"memory: {mem['cycles']} shells opened+closed, RSS growth (MiB)", "~0",
                      f"{mem['cycleGrowthRssKiB'] / 1024:+.1f}", None))
-    rend = r["renderers"]
-    out += [
-        ("renderer: IdeA's window", "", f"{last['renderer']} (webgl2: {last['webgl2Available']})",
-         None),
-        ("renderer: reference DOM / WebGL (SwiftShader) MB/s", "",
-         f"{rend['dom']['mbPerS']:.1f} / {rend['webgl']['mbPerS']:.1f} ({rend['webgl']['renderer']})",
-         None),
-        ("start-up from source → interactive (s, median)", "<= 2.5",
-         f"{r['startup']['medianS']:.2f}", r["startup"]["medianS"] <= 2.5),
-    ]
+    out.append(("renderer: IdeA's window", "",
+                f"{last['renderer']} (webgl2: {last['webgl2Available']})", None))
+    rend = r.get("renderers")
+    if rend:
+        out.append(("renderer: reference DOM / WebGL (SwiftShader) MB/s", "",
+                    f"{rend['dom']['mbPerS']:.1f} / {rend['webgl']['mbPerS']:.1f} "
+                    f"({rend['webgl']['renderer']})", None))
+    if r.get("startup"):
+        out.append(("start-up from source → interactive (s, median)", "<= 2.5",
+                    f"{r['startup']['medianS']:.2f}", r["startup"]["medianS"] <= 2.5))
     return out
 
 
@@ -218,6 +244,7 @@ def table(r: dict[str, Any]) -> str:
     for measure, target, figure, met in rows(r):
         mark = "" if met is None else ("yes" if met else "NO")
         lines.append(f"{measure:<54}{target:>16}{figure:>34}  {mark}")
+    lines += [f"error in {name}: {message}" for name, message in r.get("errors", {}).items()]
     return "\n".join(head + lines)
 
 
@@ -228,7 +255,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="fewer keystrokes, cycles and start-ups")
     parser.add_argument("--json", type=Path, default=Path("bench-report.json"))
     args = parser.parse_args()
-    result = collect(args.mb, args.runs, args.quick)
+    result = collect(args.mb, args.runs, args.quick, args.json)
     result["table"] = table(result)
     print(result["table"])
     args.json.write_text(json.dumps(result, indent=2) + "\n")

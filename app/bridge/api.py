@@ -265,7 +265,7 @@ class TerminalsApi:
 
     @exposed
     def ackMany(self, acks: dict[str, int]) -> None:
-        """Batched flow control (ADR 007): `{sessionId: chars}` consumed by this window."""
+        """Batched flow control (ADR 008): `{sessionId: chars}` consumed by this window."""
         if not isinstance(acks, dict):
             raise AppError(INVALID, "acks must be an object of sessionId: chars",
                            {"field": "acks"})

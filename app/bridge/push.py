@@ -1,6 +1,6 @@
 """Python → JS pushes: one `PushPump` thread per window batches domain events and PTY output
 into `window.__ideaPush(batch)` scripts and keeps several of them in flight (SPEC §5,
-contracts §4, ADR 007).
+contracts §4, ADR 008).
 
 `batch = {"output": {sessionId: "text"}, "offsets": {sessionId: n}, "events": [{"type"}...]}`.
 The pump receives output as `TerminalChunk`s of the sessions its window shows (from the

@@ -127,7 +127,7 @@ class TerminalHost(Protocol):
 
     def set_flow_window(self, session_id: str, high: int, low: int) -> None:
         """Pause reading above `high` unacknowledged characters, resume below `low`
-        (0 <= low < high; ADR 007). Unknown or ended ids are ignored."""
+        (0 <= low < high; ADR 008). Unknown or ended ids are ignored."""
         ...
 
     def forget(self, session_id: str) -> None:

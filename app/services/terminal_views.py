@@ -1,7 +1,7 @@
 """Which views (windows) show which session, and the flow control that follows from it: a
 session shown nowhere is never paused (a background agent must not stall); shown somewhere, the
 PTY only hears of what the slowest view consumed (`AckFrontier`), and its window follows what
-that view consumes per second (`FlowWindow`, ADR 007)."""
+that view consumes per second (`FlowWindow`, ADR 008)."""
 
 from __future__ import annotations
 

@@ -271,7 +271,7 @@ class PtyHostBase(abc.ABC, Generic[S]):
         self._get(session_id).gate.set_enabled(enabled)
 
     def set_flow_window(self, session_id: str, high: int, low: int) -> None:
-        """Flow-control thresholds of one session, in unacknowledged characters (ADR 007).
+        """Flow-control thresholds of one session, in unacknowledged characters (ADR 008).
         Unknown or ended sessions are ignored; raises ValueError unless 0 <= low < high."""
         with self._lock:
             s = self._sessions.get(session_id)

@@ -122,7 +122,7 @@ class FlowGate:
                 self._cond.notify_all()
 
     def set_window(self, high: int, low: int) -> None:
-        """New thresholds (ADR 007); reopens at once when the count is already below `low`.
+        """New thresholds (ADR 008); reopens at once when the count is already below `low`.
         Raises ValueError unless 0 <= low < high."""
         if not 0 <= low < high:
             raise ValueError("need 0 <= low < high")

@@ -4,7 +4,7 @@
 `webview.Window`; `run_window` creates it, hands the door its js_api and runs the GUI loop.
 pywebview is imported lazily so `--version`/`--help` and the subcommands stay GUI-free.
 
-`post_script(script, done)` never waits (ADR 007). On Qt it goes through pywebview's own
+`post_script(script, done)` never waits (ADR 008). On Qt it goes through pywebview's own
 queued signal (`BrowserView.evaluate_js_trigger`, `webview/platforms/qt.py`), which keeps
 emission order, and registers a result slot whose `release()` — called by pywebview on the GUI
 thread once `runJavaScript` ran the script — calls `done`: the blocking semaphore wait of

@@ -1,4 +1,4 @@
-"""Qt's compositing when the machine has no GPU (Linux window; ADR 007).
+"""Qt's compositing when the machine has no GPU (Linux window; ADR 008).
 
 Without a GPU render node, Qt Quick (which hosts Qt WebEngine's view) composites every frame
 through Mesa's llvmpipe: during a terminal flood that takes about half of the browser process

@@ -1,4 +1,4 @@
-"""The flow-control window of one session, sized from what the page consumes (SPEC §5, ADR 007).
+"""The flow-control window of one session, sized from what the page consumes (SPEC §5, ADR 008).
 
 The PTY host stops reading a session above `high` unacknowledged characters and resumes below
 `low`. A fixed window is wrong both ways: too small and a flood waits on round trips through

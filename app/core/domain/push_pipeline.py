@@ -1,4 +1,4 @@
-"""Pushes in flight to one window (SPEC §5, ADR 007): how many scripts and how many characters
+"""Pushes in flight to one window (SPEC §5, ADR 008): how many scripts and how many characters
 of terminal output may travel to the page at once, so that throughput comes from pipelining
 while a quiet terminal's echo never waits behind more than one large batch.
 

@@ -1,4 +1,4 @@
-"""`FlowGate` thresholds and their retune (ADR 007)."""
+"""`FlowGate` thresholds and their retune (ADR 008)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""When the window composites in software (ADR 007)."""
+"""When the window composites in software (ADR 008)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The window's pump settings and their benchmark overrides (app/main.py, ADR 007)."""
+"""The window's pump settings and their benchmark overrides (app/main.py, ADR 008)."""
 
 from __future__ import annotations
 

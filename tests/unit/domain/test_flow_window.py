@@ -1,4 +1,4 @@
-"""`FlowWindow`: the flow-control window follows what the page consumes (ADR 007)."""
+"""`FlowWindow`: the flow-control window follows what the page consumes (ADR 008)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`PushPipeline` and `fair_shares`: what may be in flight to a window (ADR 007)."""
+"""`PushPipeline` and `fair_shares`: what may be in flight to a window (ADR 008)."""
 
 from __future__ import annotations
 

@@ -516,7 +516,7 @@ export interface TerminalsGateway {
   /** Flow control: characters consumed by xterm.js since the last ack (SPEC §5). */
   ack(sessionId: string, chars: number): Promise<null>;
   /**
-   * Flow control, batched (ADR 007): characters consumed per session since its last ack, for
+   * Flow control, batched (ADR 008): characters consumed per session since its last ack, for
    * every terminal of the window in one call (`{sessionId: chars}`).
    */
   ackMany(acks: Record<string, number>): Promise<null>;

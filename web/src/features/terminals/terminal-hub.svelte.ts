@@ -229,7 +229,7 @@ export class TerminalHub {
   }
 
   /**
-   * WebGL only while visible and within the page's budget of 16 contexts (ADR 007); the DOM
+   * WebGL only while visible and within the page's budget of 16 contexts (ADR 008); the DOM
    * renderer otherwise. Either way the terminal keeps parsing what is pushed, hidden or not.
    */
   setVisible(sessionId: string, visible: boolean): void {

@@ -1,38 +1,4 @@
-/** Characters consumed by xterm.js between two acks (VS Code uses 5 000). */
-export const ACK_EVERY_CHARS = 5000;
-
-/**
- * Flow-control counter (SPEC §5): call `consumed(n)` from xterm.js's write callback with the
- * number of characters just parsed; it returns the count to acknowledge once at least
- * `threshold` characters accumulated, else 0.
- */
-export class AckCounter {
-  readonly threshold: number;
-  #pending = 0;
-
-  constructor(threshold: number = ACK_EVERY_CHARS) {
-    this.threshold = threshold;
-  }
-
-  consumed(chars: number): number {
-    if (chars > 0) this.#pending += chars;
-    if (this.#pending < this.threshold) return 0;
-    return this.flush();
-  }
-
-  /** Returns and clears what is pending (e.g. when a view goes away). */
-  flush(): number {
-    const chars = this.#pending;
-    this.#pending = 0;
-    return chars;
-  }
-
-  get pending(): number {
-    return this.#pending;
-  }
-}
-
-/** How often the window sends its batched acks while output is consumed (ms). See ADR 007. */
+/** How often the window sends its batched acks while output is consumed (ms). See ADR 008. */
 export const ACK_INTERVAL_MS = 20;
 /** A session's consumption below this is kept for a later ack (an echo needs none). */
 export const ACK_MIN_CHARS = 4096;
@@ -42,7 +8,7 @@ export type AckSender = (acks: Record<string, number>) => void;
 export type AckScheduler = (run: () => void, ms: number) => unknown;
 
 /**
- * Batched flow-control acks of all the terminals of a window (SPEC §5, ADR 007): consumption is
+ * Batched flow-control acks of all the terminals of a window (SPEC §5, ADR 008): consumption is
  * summed per session and sent in one call at most every `intervalMs`, whatever the number of
  * flooding terminals (no ack storm: at most 1000 / `intervalMs` calls per second). A session's
  * sum below `minChars` waits for more (a keystroke's echo costs no call), unless it was

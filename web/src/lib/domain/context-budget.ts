@@ -1,5 +1,5 @@
 /**
- * WebGL contexts a page may hold for terminals (ADR 007). Chromium keeps at most 16 live WebGL
+ * WebGL contexts a page may hold for terminals (ADR 008). Chromium keeps at most 16 live WebGL
  * contexts per page and silently loses the oldest beyond that; terminals past the budget keep
  * xterm.js's DOM renderer (which never drops output either).
  */
