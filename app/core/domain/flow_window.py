@@ -8,15 +8,18 @@ terminal waits until everything already read is parsed (≈ window ÷ the page's
 So the window is sized like a bandwidth-delay product (the idea of TCP BBR): the best delivery
 rate `R` times the shortest delay seen from a character's read to its ack (`rtt_min`), times
 `gain`, both remembered over the last `filter_s`. A delivery-rate sample is taken at each ack
-that completes a read: the characters acknowledged while that read travelled, divided by its
-travel time (BBR's definition: with the window full, everything ahead of it was delivered, so
-the sample is ≈ window ÷ that round trip).
-`high = clamp(gain × R × rtt_min, min_chars, max_chars)`, `low = high // 2`.
+that completes a read: the characters acknowledged since the last ack before that read, over
+the time since that ack (BBR's definition: with the window full, everything ahead of the read
+was delivered, so the sample is ≈ window ÷ that round trip; a burst of acks for text queued
+long before does not read as a huge rate).
+`high = clamp(min(gain × R × rtt_min, R × max_drain_s), min_chars, max_chars)`,
+`low = high // 2`.
 While the transport limits the flood, `R ≈ high ÷ rtt`, so each retune multiplies the window by
 about `gain` and it grows; once the page limits it (`R` = the page's speed), the window settles
 at `gain` round trips of what the page consumes: what is unacknowledged drains in about
 `gain × rtt_min` (Ctrl-C → prompt), and a queue standing in the page does not inflate it
-(`rtt_min` is the shortest delay, not the current one). Both filters matter on a loaded
+(`rtt_min` is the shortest delay, not the current one); `max_drain_s` bounds that drain when
+the round trip itself is long (what Ctrl-C waits for: the text read before it). Both filters matter on a loaded
 machine: with the current rate and delay, a round trip slower than `gain × rtt_min` would
 shrink the window, and the next one slower still.
 
@@ -33,7 +36,8 @@ from dataclasses import dataclass
 class FlowTuning:
     """`min_chars`/`max_chars`: bounds of `high` (characters); `start_chars`: `high` before
     any measurement (and until that much was acknowledged: echoes decide nothing); `gain`:
-    round trips of consumption the window holds; `history_s`: how long acks are kept to
+    round trips of consumption the window holds; `max_drain_s`: the longest the best rate
+    may take to deliver the window (s); `history_s`: how long acks are kept to
     measure delivery (s, above the slowest round trip); `min_travel_s`: shortest travel time
     that yields a rate sample (s); `filter_s`: how long the best rate and the shortest delay
     are remembered (s); `change`: relative change below which the window is left alone."""
@@ -42,6 +46,7 @@ class FlowTuning:
     max_chars: int = 4_000_000
     start_chars: int = 512_000
     gain: float = 2.0
+    max_drain_s: float = 0.15
     history_s: float = 3.0
     min_travel_s: float = 0.005
     filter_s: float = 10.0
@@ -50,9 +55,9 @@ class FlowTuning:
     def __post_init__(self) -> None:
         if not 2 <= self.min_chars <= self.start_chars <= self.max_chars:
             raise ValueError("need 2 <= min_chars <= start_chars <= max_chars")
-        if self.gain <= 0 or self.min_travel_s <= 0 or self.history_s <= self.min_travel_s \
+        if self.gain <= 0 or self.max_drain_s <= 0 or self.min_travel_s <= 0 or self.history_s <= self.min_travel_s \
                 or self.filter_s <= 0 or self.change < 0:
-            raise ValueError("gain, min_travel_s, filter_s > 0; history_s > min_travel_s; "
+            raise ValueError("gain, max_drain_s, min_travel_s, filter_s > 0; history_s > min_travel_s; "
                              "change >= 0")
 
 
@@ -90,14 +95,14 @@ class FlowWindow:
             if len(self._marks) > self.MARKS:
                 self._marks.popleft()
 
-    def _acked_at(self, when: float) -> int:
-        """Characters acknowledged by time `when` (the history's oldest entry before it)."""
-        acked = self._history[0][1] if self._history else 0
-        for t, total in self._history:
-            if t > when:
+    def _acked_at(self, when: float) -> tuple[float, int] | None:
+        """The last `(time, characters acknowledged)` at or before `when` (None: none kept)."""
+        found = None
+        for entry in self._history:
+            if entry[0] > when:
                 break
-            acked = total
-        return acked
+            found = entry
+        return found
 
     def rtt_min(self, now: float) -> float | None:
         """The shortest read → ack delay of the last `filter_s` (s; None: none measured)."""
@@ -120,10 +125,14 @@ class FlowWindow:
         while self._marks and self._marks[0][0] <= self._acked:
             sent_at = self._marks.popleft()[1]
         if sent_at is not None:
-            travel = now - sent_at
-            self._rtts.append((now, max(0.0, travel)))
-            if travel >= self.tuning.min_travel_s:
-                sample = (self._acked - self._acked_at(sent_at)) / travel
+            self._rtts.append((now, max(0.0, now - sent_at)))
+            # BBR's sample: delivered since the last ack before that read, over the time since
+            # that ack (not since the read: a burst of acks for text queued earlier would read
+            # as a huge rate)
+            before = self._acked_at(sent_at)
+            interval = now - before[0] if before is not None else 0.0
+            if before is not None and interval >= self.tuning.min_travel_s:
+                sample = (self._acked - before[1]) / interval
                 # a monotonic queue: older samples not above the new one can never be the best
                 while self._best and self._best[-1][1] <= sample:
                     self._best.pop()
@@ -135,7 +144,8 @@ class FlowWindow:
         if rate is None or rtt is None or self._acked < self.tuning.start_chars:
             return None
         t = self.tuning
-        high = int(min(t.max_chars, max(t.min_chars, t.gain * rate * rtt)))
+        wanted = min(t.gain * rate * rtt, rate * t.max_drain_s)
+        high = int(min(t.max_chars, max(t.min_chars, wanted)))
         if abs(high - self.high) <= t.change * self.high:
             return None
         self.high = high

@@ -101,3 +101,39 @@ def test_a_window_limited_flood_grows_its_window_despite_jittery_round_trips() -
             w.acked(chars, t)
         t += 0.02
     assert w.high >= 2_000_000  # grew from 512k instead of shrinking to the floor
+
+
+def test_bursty_acks_of_a_slow_page_do_not_blow_the_window_up() -> None:
+    # The page parses 3 M chars/s in order and acks what it parsed every 100 ms (arriving
+    # 20 ms later); the reader runs up to the window ahead. The window must stay near two
+    # round trips of 3 M chars/s, far from the 4 M ceiling (Ctrl-C would wait > 1 s).
+    w = FlowWindow()
+    t, unacked, queue, parsed, acks = 0.0, 0, 0, 0, []
+    ms = 0
+    while ms < 5000:
+        t = ms / 1000
+        room = max(0, w.high - unacked)
+        if room:
+            w.produced(room, t)
+            unacked += room
+            queue += room
+        step = min(queue, 3_000)  # 3 M chars/s = 3 000 per ms
+        queue -= step
+        parsed += step
+        if ms % 100 == 0 and parsed:
+            acks.append((ms + 20, parsed))
+            parsed = 0
+        while acks and acks[0][0] <= ms:
+            _, chars = acks.pop(0)
+            unacked -= chars
+            w.acked(chars, t)
+        ms += 1
+    assert w.high <= 2 * 3_000_000 * 0.25  # 2 × rate × a round trip under 250 ms
+
+
+def test_a_long_round_trip_does_not_let_the_window_outlast_the_drain_bound() -> None:
+    # 10 M chars/s through the page, but 300 ms from read to ack: two round trips would be 6 M
+    # characters (600 ms of Ctrl-C); the drain bound keeps it to 150 ms of delivery.
+    w = FlowWindow(FlowTuning(max_chars=100_000_000))
+    drive(w, 3.0, chars_per_s=10_000_000, delay_s=0.3)
+    assert w.high == pytest.approx(10_000_000 * 0.15, rel=0.25)
