@@ -19,8 +19,8 @@ about `gain` and it grows; once the page limits it (`R` = the page's speed), the
 at `gain` round trips of what the page consumes: what is unacknowledged drains in about
 `gain × rtt_min` (Ctrl-C → prompt), and a queue standing in the page does not inflate it
 (`rtt_min` is the shortest delay, not the current one); `max_drain_s` bounds that drain when
-the round trip itself is long (what Ctrl-C waits for: the text read before it). Both filters matter on a loaded
-machine: with the current rate and delay, a round trip slower than `gain × rtt_min` would
+the round trip itself is long (what Ctrl-C waits for: the text read before it). Both filters
+matter on a loaded machine: with the current rate and delay, a round trip slower than `gain × rtt_min` would
 shrink the window, and the next one slower still.
 
 Pure: the caller passes the clock (`now`, seconds, monotonic) and serialises calls.
@@ -55,8 +55,8 @@ class FlowTuning:
     def __post_init__(self) -> None:
         if not 2 <= self.min_chars <= self.start_chars <= self.max_chars:
             raise ValueError("need 2 <= min_chars <= start_chars <= max_chars")
-        if self.gain <= 0 or self.max_drain_s <= 0 or self.min_travel_s <= 0 or self.history_s <= self.min_travel_s \
-                or self.filter_s <= 0 or self.change < 0:
+        if self.gain <= 0 or self.max_drain_s <= 0 or self.min_travel_s <= 0 \
+                or self.history_s <= self.min_travel_s or self.filter_s <= 0 or self.change < 0:
             raise ValueError("gain, max_drain_s, min_travel_s, filter_s > 0; history_s > min_travel_s; "
                              "change >= 0")
 
