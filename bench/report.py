@@ -111,7 +111,11 @@ def git_head() -> str:
         return ""
 
 
-def collect(mb: float, runs: int, quick: bool, partial: Path | None = None) -> dict[str, Any]:
+STAGES = ("flood16", "memory", "renderers", "startup")
+
+
+def collect(mb: float, runs: int, quick: bool, partial: Path | None = None,
+            skip: frozenset[str] = frozenset()) -> dict[str, Any]:
     """Run everything; each stage's figures (or its error) land in the result as they come, and
     in `partial` (JSON) after each stage, so a late failure loses nothing."""
     started = time.time()
@@ -145,11 +149,13 @@ def collect(mb: float, runs: int, quick: bool, partial: Path | None = None) -> d
         if got is not None:
             r["idea"].append(got)
     references()
-    r["flood16"] = stage("flood16", lambda: flood16.run(16, 30 if quick else 60,
-                                                        5 if quick else 10, 3.0))
-    r["memory"] = stage("memory", lambda: memory.run(8, 10_000, 50 if quick else 200))
-    r["renderers"] = stage("renderers", lambda: renderers(min(mb, 10)))
-    r["startup"] = stage("startup", lambda: startup(1 if quick else 3))
+    work = {"flood16": lambda: flood16.run(16, 30 if quick else 60, 5 if quick else 10, 3.0),
+            "memory": lambda: memory.run(8, 10_000, 50 if quick else 200),
+            "renderers": lambda: renderers(min(mb, 10)),
+            "startup": lambda: startup(1 if quick else 3)}
+    for name in STAGES:
+        if name not in skip:
+            r[name] = stage(name, work[name])
     r["durationS"] = time.time() - started
     r["machine"]["loadAfter"] = os.getloadavg()
     return r
@@ -251,11 +257,16 @@ def table(r: dict[str, Any]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mb", type=float, default=50)
-    parser.add_argument("--runs", type=int, default=2, help="IdeA throughput runs (references bracket them)")
+    parser.add_argument("--runs", type=int, default=2,
+                        help="IdeA throughput runs (references bracket them)")
     parser.add_argument("--quick", action="store_true", help="fewer keystrokes, cycles and start-ups")
     parser.add_argument("--json", type=Path, default=Path("bench-report.json"))
+    parser.add_argument("--skip", default="", help=f"comma-separated stages to skip: {', '.join(STAGES)}")
     args = parser.parse_args()
-    result = collect(args.mb, args.runs, args.quick, args.json)
+    skip = frozenset(filter(None, args.skip.split(",")))
+    if skip - set(STAGES):
+        parser.error(f"--skip: unknown stage(s) {', '.join(sorted(skip - set(STAGES)))}")
+    result = collect(args.mb, args.runs, args.quick, args.json, skip)
     result["table"] = table(result)
     print(result["table"])
     args.json.write_text(json.dumps(result, indent=2) + "\n")

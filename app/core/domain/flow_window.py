@@ -42,7 +42,7 @@ class FlowTuning:
     that yields a rate sample (s); `filter_s`: how long the best rate and the shortest delay
     are remembered (s); `change`: relative change below which the window is left alone."""
 
-    min_chars: int = 128_000
+    min_chars: int = 32_000
     max_chars: int = 4_000_000
     start_chars: int = 512_000
     gain: float = 2.0
