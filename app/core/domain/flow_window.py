@@ -12,16 +12,16 @@ that completes a read: the characters acknowledged since the last ack before tha
 the time since that ack (BBR's definition: with the window full, everything ahead of the read
 was delivered, so the sample is ≈ window ÷ that round trip; a burst of acks for text queued
 long before does not read as a huge rate).
-`high = clamp(min(gain × R × rtt_min, R × max_drain_s), min_chars, max_chars)`,
-`low = high // 2`.
+`high = clamp(gain × R × rtt_min, min_chars, max_chars)`, `low = high // 2`.
 While the transport limits the flood, `R ≈ high ÷ rtt`, so each retune multiplies the window by
 about `gain` and it grows; once the page limits it (`R` = the page's speed), the window settles
 at `gain` round trips of what the page consumes: what is unacknowledged drains in about
 `gain × rtt_min` (Ctrl-C → prompt), and a queue standing in the page does not inflate it
-(`rtt_min` is the shortest delay, not the current one); `max_drain_s` bounds that drain when
-the round trip itself is long (what Ctrl-C waits for: the text read before it). Both filters
-matter on a loaded machine: with the current rate and delay, a round trip slower than `gain × rtt_min` would
-shrink the window, and the next one slower still.
+(`rtt_min` is the shortest delay, not the current one). No bound on the drain time in terms
+of the delivery rate: measured, it shrinks the window whenever the round trip exceeds it
+(`R = high ÷ rtt` then `high' = R × bound < high`) and a loaded machine collapses to the floor
+(ADR 008). Both filters matter on a loaded machine: with the current rate and delay, a round
+trip slower than `gain × rtt_min` would shrink the window, and the next one slower still.
 
 Pure: the caller passes the clock (`now`, seconds, monotonic) and serialises calls.
 """
@@ -36,8 +36,7 @@ from dataclasses import dataclass
 class FlowTuning:
     """`min_chars`/`max_chars`: bounds of `high` (characters); `start_chars`: `high` before
     any measurement (and until that much was acknowledged: echoes decide nothing); `gain`:
-    round trips of consumption the window holds; `max_drain_s`: the longest the best rate
-    may take to deliver the window (s); `history_s`: how long acks are kept to
+    round trips of consumption the window holds; `history_s`: how long acks are kept to
     measure delivery (s, above the slowest round trip); `min_travel_s`: shortest travel time
     that yields a rate sample (s); `filter_s`: how long the best rate and the shortest delay
     are remembered (s); `change`: relative change below which the window is left alone."""
@@ -46,7 +45,6 @@ class FlowTuning:
     max_chars: int = 4_000_000
     start_chars: int = 512_000
     gain: float = 2.0
-    max_drain_s: float = 0.15
     history_s: float = 3.0
     min_travel_s: float = 0.005
     filter_s: float = 10.0
@@ -55,9 +53,9 @@ class FlowTuning:
     def __post_init__(self) -> None:
         if not 2 <= self.min_chars <= self.start_chars <= self.max_chars:
             raise ValueError("need 2 <= min_chars <= start_chars <= max_chars")
-        if self.gain <= 0 or self.max_drain_s <= 0 or self.min_travel_s <= 0 \
+        if self.gain <= 0 or self.min_travel_s <= 0 \
                 or self.history_s <= self.min_travel_s or self.filter_s <= 0 or self.change < 0:
-            raise ValueError("gain, max_drain_s, min_travel_s, filter_s > 0; history_s > min_travel_s; "
+            raise ValueError("gain, min_travel_s, filter_s > 0; history_s > min_travel_s; "
                              "change >= 0")
 
 
@@ -144,8 +142,7 @@ class FlowWindow:
         if rate is None or rtt is None or self._acked < self.tuning.start_chars:
             return None
         t = self.tuning
-        wanted = min(t.gain * rate * rtt, rate * t.max_drain_s)
-        high = int(min(t.max_chars, max(t.min_chars, wanted)))
+        high = int(min(t.max_chars, max(t.min_chars, t.gain * rate * rtt)))
         if abs(high - self.high) <= t.change * self.high:
             return None
         self.high = high
