@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable, Mapping
 
 from app import paths
 from app.bootstrap import Config, build
+from app.bridge.push import Post, PushPump
+from app.core.domain.push_pipeline import PipelineLimits
 
 
 def run_gui(data_dir: str | None, projects: list[str]) -> int:
@@ -28,13 +31,35 @@ def run_gui(data_dir: str | None, projects: list[str]) -> int:
     def door(window: PywebviewWindow) -> WindowDoor:
         return WindowDoor(container.services, window, data_dir=str(data),
                           first_run_disabled=os.environ.get("IDEA_DISABLE_FIRST_RUN") == "1",
-                          startup_projects=startup)
+                          startup_projects=startup, pump_factory=pump_factory(os.environ))
 
     try:
         run_window(door, url, storage_path=str(data / "webview"))
     finally:
         container.shutdown()
     return 0
+
+
+def pump_factory(env: Mapping[str, str]) -> Callable[[Post], PushPump]:
+    """The window's push pump with the ADR 008 values; `IDEA_PUSH_DEPTH`,
+    `IDEA_PUSH_INFLIGHT_CHARS` and `IDEA_PUSH_BATCH_CHARS` override them for benchmarks
+    (bench/report.py). Raises ValueError on a value that is not a positive integer."""
+    defaults = PipelineLimits()
+
+    def number(name: str, default: int) -> int:
+        raw = env.get(name, "")
+        if not raw:
+            return default
+        if not raw.isdigit() or int(raw) <= 0:
+            raise ValueError(f"{name} must be a positive integer, not {raw!r}")
+        return int(raw)
+
+    limits = PipelineLimits(depth=number("IDEA_PUSH_DEPTH", defaults.depth),
+                            chars_in_flight=number("IDEA_PUSH_INFLIGHT_CHARS",
+                                                   defaults.chars_in_flight),
+                            small_chars=defaults.small_chars)
+    batch = number("IDEA_PUSH_BATCH_CHARS", 256_000)
+    return lambda post: PushPump(post, limits=limits, flush_chars=batch, session_chars=batch)
 
 
 def run_dev(data_dir: str | None, projects: list[str]) -> int:

@@ -9,6 +9,7 @@ registers its render frame while parsing, so ours runs after it in the same fram
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from statistics import median
@@ -16,7 +17,7 @@ from typing import Any
 
 from playwright.sync_api import Locator, Page, Playwright
 
-from bench.idea_probes import FLOOD_JS, KEYS_JS, RENDERER_JS, WAIT_KEY_JS
+from bench.idea_probes import FLOOD_JS, KEYS_JS, OWN_SHARE_JS, RENDERER_JS, WAIT_KEY_JS
 from e2e.harness import IdeaApp, Xvfb
 from e2e.ui import cell_menu, cells, open_shell, type_in, wait_for, wait_terminal
 
@@ -50,11 +51,31 @@ def measure_keys(page: Page, count: int, gap_s: float = 0.03, until: str | None 
     return out
 
 
-def start_quiet_cat(page: Page, cell: Locator, session: str) -> None:
-    """``cat > /dev/null`` in the cell, with the keystroke probe armed for its session."""
-    type_in(page, cell, "clear; cat > /dev/null\n")
+def start_quiet_cat(page: Page, cell: Locator, session: str, tty_file: Path | None = None) -> None:
+    """``cat > /dev/null`` in the cell, with the keystroke probe armed for its session; with
+    ``tty_file``, the shell first writes its terminal's path (``/dev/pts/N``) there."""
+    type_in(page, cell, (f"tty > {tty_file}; " if tty_file else "") + "clear; cat > /dev/null\n")
     time.sleep(0.5)  # let cat start reading; the tty echoes either way
     page.evaluate(KEYS_JS, {"sid": session})
+
+
+def own_share(page: Page, session: str, tty: str, count: int, gap_s: float = 0.05) -> list[float]:
+    """IdeA's own share of an echo (ms): from a byte written to the session's PTY slave (what the
+    tty does when it echoes) to its arrival in a push, on the wall clock both sides share."""
+    page.evaluate(OWN_SHARE_JS, {"sid": session, "marker": "Q"})
+    out: list[float] = []
+    fd = os.open(tty, os.O_WRONLY | os.O_NOCTTY)
+    try:
+        for i in range(count):
+            t = time.time() * 1000
+            os.write(fd, b"Q\x08 \x08")  # shown, then erased: the line stays all x's
+            page.wait_for_function("(n) => window.__benchOwn.arrivals.length >= n", arg=i + 1,
+                                   polling=5, timeout=10_000)
+            out.append(float(page.evaluate("(i) => window.__benchOwn.arrivals[i]", i)) - t)
+            time.sleep(gap_s)
+    finally:
+        os.close(fd)
+    return out
 
 
 def flood(page: Page, cell: Locator, session: str, command: str, marker: str, timeout_s: float,
@@ -87,6 +108,8 @@ def flood(page: Page, cell: Locator, session: str, command: str, marker: str, ti
         "parsedS": (st["parsed"] - st["t0"]) / 1000,
         "paintedS": (st["painted"] - st["t0"]) / 1000,
         "frames": st["frames"], "maxFrameGapMs": st["maxGap"], "pushes": st["pushes"],
+        "frameGapP99Ms": sorted(st["frameGaps"])[max(0, round(0.99 * len(st["frameGaps"])) - 1)]
+        if st["frameGaps"] else 0.0,
         "charsPushed": st["chars"], "textOfCostMs": st["textCostMs"], "insidePushS": st["pushMs"] / 1000,
         "pushGapP50Ms": median(st["gaps"] or [0]), "pushGapMaxMs": max(st["gaps"] or [0]),
         "acks": len(st["acks"]), "ackP50Ms": median(st["acks"] or [0]), "ackMaxMs": max(st["acks"] or [0]),
@@ -99,7 +122,8 @@ def flood(page: Page, cell: Locator, session: str, command: str, marker: str, ti
 
 
 def run_idea(pw: Playwright, tmp: Path, payload: Path, nonce: str, keys: int, quiet_keys: int,
-             timeout_s: float, app_env: dict[str, str] | None = None) -> dict[str, Any]:
+             timeout_s: float, app_env: dict[str, str] | None = None,
+             keep_log: Path | None = None) -> dict[str, Any]:
     """The real app under a private Xvfb: a flooding cell on top, a quiet ``cat`` cell below."""
     xvfb = Xvfb()
     app = IdeaApp(pw, xvfb.start(), tmp / "data", tmp / "proj", extra_env=app_env)
@@ -110,7 +134,9 @@ def run_idea(pw: Playwright, tmp: Path, payload: Path, nonce: str, keys: int, qu
         cell_menu(cell, "split-column")
         wait_for(lambda: cells(page).count() == 2, what="two cells")
         quiet = cells(page).nth(1)
-        start_quiet_cat(page, quiet, open_shell(page, quiet))
+        quiet_session = open_shell(page, quiet)
+        tty_file = tmp / "quiet.tty"
+        start_quiet_cat(page, quiet, quiet_session, tty_file)
         cols, rows = terminal_size(page, cell, session)
         out: dict[str, Any] = {
             "cols": cols, "rows": rows, "renderer": page.evaluate(RENDERER_JS, session),
@@ -118,6 +144,10 @@ def run_idea(pw: Playwright, tmp: Path, payload: Path, nonce: str, keys: int, qu
         }
         quiet.locator('[data-testid="terminal"]').click()
         out["keys"] = measure_keys(page, keys)
+        if keys > 0:
+            wait_for(lambda: tty_file.exists() and tty_file.read_text().strip(), what="quiet tty")
+            out["ownShareMs"] = own_share(page, quiet_session, tty_file.read_text().strip(),
+                                          min(keys, 50))
         out["flood"] = flood(page, cell, session, f"cat {payload}; echo END-$((40+2))-{nonce}",
                              f"END-42-{nonce}", timeout_s)
         if quiet_keys > 0:  # again, typing in the quiet cell meanwhile, then Ctrl+C
@@ -128,3 +158,5 @@ def run_idea(pw: Playwright, tmp: Path, payload: Path, nonce: str, keys: int, qu
     finally:
         app.stop()
         xvfb.stop()
+        if keep_log is not None:
+            keep_log.write_bytes(app.log_path.read_bytes() if app.log_path.exists() else b"")

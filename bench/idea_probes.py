@@ -7,20 +7,24 @@ FLOOD_JS = r"""
 ({sid, marker}) => {
   const mine = (e) => !!e.target.closest?.(`[data-session-id="${sid}"]`);  // keys into this terminal
   const st = window.__benchFlood = {t0: null, arrive: null, parsed: null, painted: null, ctrlc: null,
-    frames: 0, maxGap: 0, chars: 0, pushes: 0, pushMs: 0, gaps: [], acks: [], perSecond: [],
+    frames: 0, maxGap: 0, frameGaps: [], chars: 0, pushes: 0, pushMs: 0, gaps: [], acks: [], perSecond: [],
     textCostMs: null};
   const orig = window.__ideaPush;  // chained: probes stack
   const api = window.pywebview.api.terminals;  // the gateway looks methods up on every call
-  const ack = api.__benchOrigAck ??= api.ack;
   const running = () => st.t0 !== null && st.painted === null;
-  api.ack = (...args) => {
-    const t = performance.now(), p = ack.apply(api, args);
-    if (running()) p.then(() => st.acks.push(performance.now() - t), () => {});
-    return p;
-  };
+  for (const name of ['ack', 'ackMany']) {  // batched acks go through ackMany
+    const key = '__benchOrig_' + name;
+    const ack = api[key] ??= api[name];
+    if (!ack) continue;
+    api[name] = (...args) => {
+      const t = performance.now(), p = ack.apply(api, args);
+      if (running()) p.then(() => st.acks.push(performance.now() - t), () => {});
+      return p;
+    };
+  }
   let tail = '', last = null;
   const frame = (last) => requestAnimationFrame((t) => {
-    st.frames++; st.maxGap = Math.max(st.maxGap, t - last);
+    st.frames++; st.maxGap = Math.max(st.maxGap, t - last); st.frameGaps.push(t - last);
     if (st.painted === null) frame(t);
   });
   addEventListener('keydown', (e) => {
@@ -101,6 +105,21 @@ WAIT_KEY_JS = """(n) => new Promise((resolve, reject) => {
   k.waiters.push(resolve);
   setTimeout(() => reject(new Error('no echo for keystroke ' + n)), 10000);
 })"""
+
+# IdeA's own share of an echo: the bench writes a byte to the session's PTY slave (as the tty
+# echo would) at a wall-clock time; the page notes the wall-clock time it arrives in a push.
+OWN_SHARE_JS = r"""
+({sid, marker}) => {
+  const st = window.__benchOwn = {arrivals: []};
+  const orig = window.__ideaPush;
+  window.__ideaPush = (batch) => {
+    const result = orig(batch);
+    const text = (typeof batch === 'string' ? JSON.parse(batch) : batch)?.output?.[sid];
+    if (text && text.includes(marker)) st.arrivals.push(performance.timeOrigin + performance.now());
+    return result;
+  };
+}
+"""
 
 RENDERER_JS = """(sid) => {
   const el = document.querySelector(`[data-testid="terminal"][data-session-id="${sid}"]`);

@@ -41,7 +41,7 @@ def make_payload(path: Path, mb: float, nonce: str) -> int:
     target, size, i = int(mb * 1_000_000), 0, 0
     with open(path, "w", encoding="ascii", newline="\n") as f:
         while size < target:
-            lines = []
+            lines: list[str] = []
             while size < target and len(lines) < 10_000:
                 width, start = 20 + (i * 37) % 100, (i * 13) % 95
                 lines.append(line := f"{i:07d} {ALPHABET[start:start + width]}\n")
@@ -66,12 +66,14 @@ def summary(keys: list[dict[str, float]]) -> dict[str, float]:
     return out
 
 
-def run(mb: float, keys: int, quiet_keys: int, app_env: dict[str, str] | None = None) -> dict[str, Any]:
+def run(mb: float, keys: int, quiet_keys: int, app_env: dict[str, str] | None = None,
+        keep_log: Path | None = None) -> dict[str, Any]:
     nonce, load_before = secrets.token_hex(4), os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="idea-bench-") as tmp, sync_playwright() as pw:
         payload = Path(tmp) / "payload.txt"
         size = make_payload(payload, mb, nonce)
-        idea = run_idea(pw, Path(tmp), payload, nonce, keys, quiet_keys, 60 + mb * 20, app_env)
+        idea = run_idea(pw, Path(tmp), payload, nonce, keys, quiet_keys, 60 + mb * 20, app_env,
+                        keep_log)
         wire = payload.read_bytes().replace(b"\n", b"\r\n")  # what the PTY emits (onlcr)
         ref = run_reference(pw, wire, idea["cols"], idea["rows"], idea["renderer"] == "webgl", keys)
     idea["flood"]["mbPerS"] = size / 1e6 / idea["flood"]["parsedS"]
@@ -138,8 +140,10 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write all figures to this file")
     parser.add_argument("--app-env", action="append", default=[], metavar="NAME=VALUE",
                         help="extra environment for the app (experiments), repeatable")
+    parser.add_argument("--keep-log", type=Path, help="copy the app's log here")
     args = parser.parse_args()
-    result = run(args.mb, args.keys, args.quiet_keys, dict(item.split("=", 1) for item in args.app_env))
+    result = run(args.mb, args.keys, args.quiet_keys, dict(item.split("=", 1) for item in args.app_env),
+                 args.keep_log)
     print(table(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")

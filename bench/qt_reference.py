@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -35,13 +36,21 @@ def payload(mb: float) -> bytes:
     return line * int(mb * 1_000_000 / len(line))
 
 
-def qt_flood(pw, data: bytes, cols: int, rows: int, display: str) -> dict:  # type: ignore[no-untyped-def]
+def qt_flood(pw, data: bytes, cols: int, rows: int, display: str,  # type: ignore[no-untyped-def]
+             software: bool = False) -> dict[str, Any]:
+    """The reference page in a bare pywebview Qt window; `software`: with the Qt Quick software
+    backend IdeA picks without a GPU (app/adapters/window/software_gl.py), for a like-for-like
+    comparison."""
     server = ReferenceServer(data, cols, rows)
     base = server.start()
     port = free_port()
     env = dict(os.environ, DISPLAY=display, QTWEBENGINE_REMOTE_DEBUGGING=str(port))
     if os.geteuid() == 0:
         env["QTWEBENGINE_CHROMIUM_FLAGS"] = "--no-sandbox"
+    if software:
+        env["QT_QUICK_BACKEND"] = "software"
+        env["QTWEBENGINE_CHROMIUM_FLAGS"] = (env.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
+                                             + " --disable-gpu").strip()
     url = f"{base}/?cols={cols}&rows={rows}&webgl=0"
     proc = subprocess.Popen([sys.executable, "-c", WINDOW, url], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -80,6 +89,8 @@ def qt_flood(pw, data: bytes, cols: int, rows: int, display: str) -> dict:  # ty
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=10)
+    parser.add_argument("--software", action="store_true",
+                        help="Qt Quick software backend in the Qt window (as IdeA without a GPU)")
     args = parser.parse_args()
     data = payload(args.mb)
     cols, rows = 142, 22
@@ -88,7 +99,7 @@ def main() -> int:
     try:
         with sync_playwright() as pw:
             headless = run_reference(pw, data, cols, rows, webgl=False, keys=0)
-            qt = qt_flood(pw, data, cols, rows, display)
+            qt = qt_flood(pw, data, cols, rows, display, args.software)
     finally:
         xvfb.stop()
     mb = len(data) / 1e6

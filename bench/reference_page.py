@@ -136,11 +136,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-b
 
 
 def run_reference(playwright: Playwright, payload: bytes, cols: int, rows: int, webgl: bool,
-                  keys: int, chromium: str = "/usr/bin/chromium") -> dict[str, Any]:
-    """Flood (and, with ``keys`` > 0, keystroke echo) in headless Chromium; returns the figures."""
+                  keys: int, chromium: str = "/usr/bin/chromium",
+                  extra_args: list[str] | None = None) -> dict[str, Any]:
+    """Flood (and, with ``keys`` > 0, keystroke echo) in headless Chromium; returns the figures.
+    ``extra_args``: more Chromium flags (e.g. SwiftShader for WebGL in software)."""
     server = ReferenceServer(payload, cols, rows)
     base = server.start()
-    browser = playwright.chromium.launch(executable_path=chromium, headless=False, args=CHROMIUM_ARGS)
+    browser = playwright.chromium.launch(executable_path=chromium, headless=False,
+                                         args=[*CHROMIUM_ARGS, *(extra_args or [])])
     try:
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         page.goto(f"{base}/?cols={cols}&rows={rows}&webgl={int(webgl)}")

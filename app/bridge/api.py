@@ -19,7 +19,7 @@ from app.bridge import dto
 from app.bridge.errors import exposed
 from app.core.domain.delegation import User
 from app.core.domain.profiles import Profile
-from app.core.errors import AppError
+from app.core.errors import INVALID, AppError
 from app.services import AppServices
 from app.services.terminal_bus import ChunkConsumer
 
@@ -273,6 +273,15 @@ class TerminalsApi:
     @exposed
     def ack(self, session_id: str, chars: int) -> None:
         self._terminals.ack(session_id, self._ctx.view, int(chars))
+
+    @exposed
+    def ackMany(self, acks: dict[str, int]) -> None:
+        """Batched flow control (ADR 008): `{sessionId: chars}` consumed by this window."""
+        if not isinstance(acks, dict):
+            raise AppError(INVALID, "acks must be an object of sessionId: chars",
+                           {"field": "acks"})
+        for session_id, chars in acks.items():
+            self._terminals.ack(str(session_id), self._ctx.view, int(chars))
 
     @exposed
     def kill(self, session_id: str) -> None:

@@ -9,7 +9,7 @@ from typing import Protocol
 
 from app.bridge.api import BridgeApi, WindowContext
 from app.bridge.dto import event_dto
-from app.bridge.push import PushPump
+from app.bridge.push import Post, PushPump
 from app.core.events import DomainEvent, session_of
 from app.services import AppServices
 
@@ -19,8 +19,9 @@ _views = itertools.count(1)
 class WindowPort(Protocol):
     """What the door needs of a window (the pywebview adapter implements it)."""
 
-    def run_script(self, script: str) -> None:
-        """Run `script` in the page; blocks until it ran. Never called on the GUI thread."""
+    def post_script(self, script: str, done: Callable[[], None]) -> None:
+        """Hand `script` to the page without waiting; call `done()` (any thread) once it ran.
+        Scripts run in posting order. Never called on the GUI thread."""
         ...
 
     def pick_folder(self) -> str | None:
@@ -33,9 +34,9 @@ class WindowDoor:
 
     def __init__(self, services: AppServices, window: WindowPort, *, data_dir: str,
                  first_run_disabled: bool = False, startup_projects: Sequence[str] = (),
-                 pump_factory: Callable[[Callable[[str], object]], PushPump] = PushPump) -> None:
+                 pump_factory: Callable[[Post], PushPump] = PushPump) -> None:
         self.view = f"window-{next(_views)}"
-        self.pump = pump_factory(window.run_script)
+        self.pump = pump_factory(window.post_script)
         self._services = services
         self._unsubscribe = services.events.subscribe(self._on_event)
         ctx = WindowContext(view=self.view, consumer=self.pump.add_chunk,

@@ -125,6 +125,11 @@ class TerminalHost(Protocol):
         """Pause reading on unacknowledged output (a view shows it) or never (no view does)."""
         ...
 
+    def set_flow_window(self, session_id: str, high: int, low: int) -> None:
+        """Pause reading above `high` unacknowledged characters, resume below `low`
+        (0 <= low < high; ADR 008). Unknown or ended ids are ignored."""
+        ...
+
     def forget(self, session_id: str) -> None:
         """Drop an ended session's record; raises `AppError(INVALID)` while it runs."""
         ...

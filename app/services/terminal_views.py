@@ -1,14 +1,18 @@
 """Which views (windows) show which session, and the flow control that follows from it: a
 session shown nowhere is never paused (a background agent must not stall); shown somewhere, the
-PTY only hears of what the slowest view consumed (`AckFrontier`)."""
+PTY only hears of what the slowest view consumed (`AckFrontier`), and its window follows what
+that view consumes per second (`FlowWindow`, ADR 008)."""
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 from app.core.domain.ack_frontier import AckFrontier
+from app.core.domain.flow_window import FlowTuning, FlowWindow
+from app.core.domain.sessions import TerminalChunk
 from app.core.ports import TerminalHost
 from app.services.terminal_bus import ChunkConsumer, Snapshot, TerminalOutputBus
 
@@ -22,10 +26,15 @@ class TerminalViews:
     """Attach/detach/ack of views on sessions. Thread-safe. Listeners (the write portal's
     router) hear of every attach and detach, after the fact, outside the lock."""
 
-    def __init__(self, terminals: TerminalHost, bus: TerminalOutputBus) -> None:
+    def __init__(self, terminals: TerminalHost, bus: TerminalOutputBus, *,
+                 tuning: FlowTuning | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._terminals, self._bus = terminals, bus
+        self._tuning, self._clock = tuning, clock
         self._lock = threading.Lock()
         self._frontiers: dict[str, AckFrontier] = {}
+        self._windows: dict[str, FlowWindow] = {}
+        bus.tap(self._produced)
         self._listeners: tuple[ViewListener, ...] = ()
 
     def listen(self, listener: ViewListener) -> None:
@@ -45,6 +54,7 @@ class TerminalViews:
             snapshot = self._bus.attach(session_id, view, consumer)
             frontier = self._frontiers.setdefault(session_id, AckFrontier())
             if frontier.attach(view, snapshot.produced):
+                self._windows[session_id] = FlowWindow(self._tuning)
                 self._terminals.set_flow_control(session_id, True)
         self._tell(session_id, view, True)
         return snapshot
@@ -59,6 +69,7 @@ class TerminalViews:
             due = frontier.detach(view)
             if not frontier.views:
                 del self._frontiers[session_id]
+                self._windows.pop(session_id, None)
                 self._terminals.set_flow_control(session_id, False)
             elif due:
                 self._terminals.ack(session_id, due)
@@ -73,16 +84,37 @@ class TerminalViews:
 
     def ack(self, session_id: str, view: str, chars: int) -> None:
         """View `view` consumed `chars` characters of the session's output."""
+        retune: tuple[int, int] | None = None
         with self._lock:
             frontier = self._frontiers.get(session_id)
             due = frontier.ack(view, chars) if frontier is not None else 0
+            window = self._windows.get(session_id)
+            if due and window is not None:
+                retune = window.acked(due, self._clock())
+        if retune is not None:
+            log.debug("flow window of %s: %d/%d chars", session_id, *retune)
+            self._terminals.set_flow_window(session_id, *retune)
         if due:
             self._terminals.ack(session_id, due)
+
+    def _produced(self, chunk: TerminalChunk) -> None:
+        """Bus tap (reader threads): output of a session under flow control is timed."""
+        with self._lock:
+            window = self._windows.get(chunk.session_id)
+            if window is not None:
+                window.produced(len(chunk.text), self._clock())
 
     def forget(self, session_id: str) -> None:
         """Drop the session's views (it was released)."""
         with self._lock:
             self._frontiers.pop(session_id, None)
+            self._windows.pop(session_id, None)
+
+    def window_of(self, session_id: str) -> tuple[int, int] | None:
+        """The `(high, low)` flow window chosen for the session (None: not measured yet)."""
+        with self._lock:
+            window = self._windows.get(session_id)
+            return (window.high, window.low) if window is not None else None
 
     def views_of(self, session_id: str) -> frozenset[str]:
         """The views showing `session_id` now."""

@@ -43,6 +43,12 @@ class RecordingWindow:
         with self.lock:
             self.batches.append(batch)
 
+    def post_script(self, script: str, done: Callable[[], None]) -> None:
+        try:
+            self.run_script(script)
+        finally:
+            done()
+
     def pick_folder(self) -> str | None:
         return None
 
@@ -137,6 +143,9 @@ def test_shell_round_trip_with_offsets_from_the_source(door: Door, tmp_path: Pat
     for offset, text in door.window.chunks(session):
         assert offset == at
         at += len(text.encode("utf-16-le")) // 2
+    assert door.call("terminals", "ackMany", {session: at - attached["end"]}) is None
+    bad = door.api.terminals.ackMany(["not", "an", "object"])
+    assert bad["error"]["code"] == "INVALID" and bad["error"]["details"] == {"field": "acks"}
     door.call("terminals", "write", session, 1, "exit 3\n")
     exited = wait(lambda: door.window.events("sessionExited"))
     assert exited[0] == {"type": "sessionExited", "root": project["root"], "sessionId": session,

@@ -1,5 +1,6 @@
-"""`PushPump` with an injected fake `evaluate` (no window). Asserts on calls and contents,
-never on durations; the long `interval_ms` values make urgency the only early trigger."""
+"""`PushPump` with injected fake windows (no window): a blocking one (`blocking_post`) and a
+pipelined one that confirms scripts only when the test says so. Asserts on calls, contents and
+order, never on durations; the long `interval_ms` values make urgency the only early trigger."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Any
 import pytest
 
 from app.adapters.pty.common import HIGH_WATER_CHARS, LOW_WATER_CHARS
-from app.bridge.push import PUSH_FUNCTION, PushPump, encode_batch
+from app.bridge.push import PUSH_FUNCTION, PushPump, blocking_post, encode_batch
+from app.core.domain.push_pipeline import PipelineLimits
 from app.core.domain.sessions import TerminalChunk
 
 pytestmark = pytest.mark.timeout(60)
@@ -32,6 +34,10 @@ class FakeWindow:
             if self.fail_first and len(self.scripts) == 1:
                 raise RuntimeError("window not there")
         return None
+
+    @property
+    def post(self) -> Callable[[str, Callable[[], None]], None]:
+        return blocking_post(self.evaluate)
 
     @property
     def batches(self) -> list[dict[str, Any]]:
@@ -80,7 +86,7 @@ def wait_until(pred: Callable[[], bool], deadline_s: float = 20.0) -> bool:
 
 def test_queues_until_started_then_sends_one_batch() -> None:
     win = FakeWindow()
-    pump = PushPump(win.evaluate, interval_ms=LONG_MS)
+    pump = PushPump(win.post, interval_ms=LONG_MS)
     for i in range(100):
         feed(pump, "s1", f"line {i}\r\n")
     feed(pump, "s2", "prompt$ ")
@@ -102,7 +108,7 @@ def test_queues_until_started_then_sends_one_batch() -> None:
 
 def test_idle_output_is_flushed_immediately_busy_output_waits() -> None:
     win = FakeWindow()
-    pump = PushPump(win.evaluate, interval_ms=LONG_MS)
+    pump = PushPump(win.post, interval_ms=LONG_MS)
     pump.start()
     try:
         feed(pump, "s1", "a")  # idle terminal: immediate
@@ -119,7 +125,7 @@ def test_idle_output_is_flushed_immediately_busy_output_waits() -> None:
 
 def test_pending_threshold_flushes_before_the_interval() -> None:
     win = FakeWindow()
-    pump = PushPump(win.evaluate, interval_ms=LONG_MS, flush_chars=1000, session_chars=10_000)
+    pump = PushPump(win.post, interval_ms=LONG_MS, flush_chars=1000, session_chars=10_000)
     pump.start()
     try:
         feed(pump, "s1", "x")
@@ -132,28 +138,28 @@ def test_pending_threshold_flushes_before_the_interval() -> None:
         pump.stop()
 
 
-def test_default_batches_split_a_full_flow_control_window_in_two() -> None:
-    # A window's worth of output (what the reader lets through before it pauses) goes in two
-    # pushes: one round trip through the GUI thread costs the same for 90k or 256k characters,
-    # and one batch can be parsed while the next travels. Resuming at half the window means a
-    # push of the default size can start as soon as the reader resumes.
-    assert LOW_WATER_CHARS * 2 == HIGH_WATER_CHARS
+def test_default_batches_cut_a_full_flow_control_window_into_session_shares() -> None:
+    # A window's worth of output (what the reader lets through before it pauses) goes in
+    # session-sized pushes, each starting where the previous ended.
     win = FakeWindow()
-    pump = PushPump(win.evaluate)
+    pump = PushPump(win.post)
     flood = "".join(chr(ord("a") + i % 26) for i in range(HIGH_WATER_CHARS))
     feed(pump, "s1", flood, size=4000)
     pump.start()
     try:
         assert wait_until(lambda: win.output_of("s1") == flood)
-        assert [len(b["output"]["s1"]) for b in win.batches] == [HIGH_WATER_CHARS // 2] * 2
-        assert [b["offsets"]["s1"] for b in win.batches] == [0, HIGH_WATER_CHARS // 2]
+        sizes = [len(b["output"]["s1"]) for b in win.batches]
+        assert all(n <= 256_000 for n in sizes) and sum(sizes) == HIGH_WATER_CHARS
+        offsets = [b["offsets"]["s1"] for b in win.batches]
+        assert offsets == [sum(sizes[:i]) for i in range(len(sizes))]
+        assert LOW_WATER_CHARS < HIGH_WATER_CHARS
     finally:
         pump.stop()
 
 
 def test_per_session_fairness_caps_a_chatty_session() -> None:
     win = FakeWindow()
-    pump = PushPump(win.evaluate, interval_ms=5, session_chars=64 * 1024)
+    pump = PushPump(win.post, interval_ms=5, session_chars=64 * 1024)
     chatty = "".join(chr(ord("a") + i % 26) for i in range(200_000))
     feed(pump, "chatty", chatty)
     feed(pump, "quiet", "$ ")
@@ -172,7 +178,7 @@ def test_per_session_fairness_caps_a_chatty_session() -> None:
 
 def test_session_event_waits_for_that_sessions_output() -> None:
     win = FakeWindow()
-    pump = PushPump(win.evaluate, interval_ms=5, session_chars=1000)
+    pump = PushPump(win.post, interval_ms=5, session_chars=1000)
     feed(pump, "s1", "z" * 2500, size=500)
     pump.add_event({"type": "sessionExited", "sessionId": "s1", "exitCode": 0}, "s1")
     pump.start()
@@ -189,7 +195,7 @@ def test_session_event_waits_for_that_sessions_output() -> None:
 
 def test_stop_with_flush_drains_and_later_adds_are_dropped() -> None:
     win = FakeWindow()
-    pump = PushPump(win.evaluate, interval_ms=LONG_MS, session_chars=100)
+    pump = PushPump(win.post, interval_ms=LONG_MS, session_chars=100)
     feed(pump, "s1", "q" * 1000)
     pump.start()
     pump.stop(flush=True)
@@ -204,7 +210,7 @@ def test_stop_with_flush_drains_and_later_adds_are_dropped() -> None:
 
 def test_a_failing_evaluate_does_not_kill_the_pump() -> None:
     win = FakeWindow(fail_first=True)
-    pump = PushPump(win.evaluate, interval_ms=LONG_MS)
+    pump = PushPump(win.post, interval_ms=LONG_MS)
     pump.start()
     try:
         feed(pump, "s1", "one")
@@ -229,7 +235,7 @@ def test_encode_batch_is_safe_to_embed() -> None:
 
 def test_offsets_are_the_chunks_own_and_a_gap_starts_a_new_batch() -> None:
     win = FakeWindow()
-    pump = PushPump(win.evaluate, interval_ms=5)
+    pump = PushPump(win.post, interval_ms=5)
     pump.add_chunk(TerminalChunk("s1", 100, 103, "abc"))
     pump.add_chunk(TerminalChunk("s1", 103, 105, "de"))
     pump.add_chunk(TerminalChunk("s1", 200, 201, "z"))  # not contiguous: never glued on
@@ -238,5 +244,168 @@ def test_offsets_are_the_chunks_own_and_a_gap_starts_a_new_batch() -> None:
         assert wait_until(lambda: win.output_of("s1") == "abcdez")
         assert [(b["offsets"]["s1"], b["output"]["s1"]) for b in win.batches] == [
             (100, "abcde"), (200, "z")]
+    finally:
+        pump.stop()
+
+
+class PipelinedWindow:
+    """A window that runs nothing until `complete(n)`: scripts stay in flight as in Qt's
+    queue, confirmations come back in posting order."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.posted: list[str] = []
+        self.pending: list[Callable[[], None]] = []
+
+    def post(self, script: str, done: Callable[[], None]) -> None:
+        with self.lock:
+            self.posted.append(script)
+            self.pending.append(done)
+
+    def complete(self, n: int = 1) -> None:
+        with self.lock:
+            done, self.pending = self.pending[:n], self.pending[n:]
+        for d in done:
+            d()
+
+    def in_flight(self) -> int:
+        with self.lock:
+            return len(self.pending)
+
+    def batches(self) -> list[dict[str, Any]]:
+        with self.lock:
+            scripts = list(self.posted)
+        prefix = PUSH_FUNCTION + "("
+        return [json.loads(s[len(prefix):-1]) for s in scripts]
+
+    def output_of(self, sid: str) -> str:
+        return "".join(b["output"].get(sid, "") for b in self.batches())
+
+
+def test_several_pushes_travel_at_once_in_order_up_to_the_depth() -> None:
+    win = PipelinedWindow()
+    limits = PipelineLimits(depth=3, chars_in_flight=10_000_000, small_chars=100)
+    pump = PushPump(win.post, interval_ms=1, flush_chars=1000, session_chars=1000, limits=limits)
+    text = "".join(chr(ord("a") + i % 26) for i in range(10_000))
+    feed(pump, "s1", text, size=500)
+    pump.start()
+    try:
+        assert wait_until(lambda: win.in_flight() == 3)
+        time.sleep(0.1)
+        assert win.in_flight() == 3  # the depth holds: nothing more without a confirmation
+        while win.output_of("s1") != text:
+            win.complete(1)
+            assert wait_until(lambda: win.in_flight() >= 1 or win.output_of("s1") == text)
+        offsets = [b["offsets"]["s1"] for b in win.batches()]
+        assert offsets == sorted(offsets) and offsets[0] == 0  # strict order, no gap
+        assert pump.max_in_flight == 3
+    finally:
+        win.complete(100)
+        pump.stop()
+
+
+def test_characters_in_flight_are_bounded() -> None:
+    win = PipelinedWindow()
+    limits = PipelineLimits(depth=8, chars_in_flight=3000, small_chars=100)
+    pump = PushPump(win.post, interval_ms=1, flush_chars=500, session_chars=1000, limits=limits)
+    feed(pump, "s1", "y" * 20_000, size=500)
+    pump.start()
+    try:
+        assert wait_until(lambda: win.in_flight() >= 3)
+        time.sleep(0.1)
+        held = win.in_flight()
+        # one budget (plus less than one PTY read of overshoot), not eight pushes' worth
+        assert len(win.output_of("s1")) <= 3000 + 500
+        assert held < 8
+        time.sleep(0.05)
+        assert win.in_flight() == held  # nothing more moves without a confirmation
+        win.complete(1)
+        assert wait_until(lambda: win.in_flight() >= held)
+    finally:
+        win.complete(100)
+        pump.stop()
+
+
+def test_a_quiet_sessions_echo_takes_the_urgent_slot_behind_a_full_pipeline() -> None:
+    win = PipelinedWindow()
+    limits = PipelineLimits(depth=2, chars_in_flight=2000, small_chars=100)
+    pump = PushPump(win.post, interval_ms=LONG_MS, flush_chars=500, session_chars=1000,
+                    limits=limits)
+    pump.start()
+    try:
+        feed(pump, "flood", "f" * 10_000, size=500)
+        assert wait_until(lambda: win.in_flight() == 2)
+        time.sleep(0.05)
+        assert win.in_flight() == 2  # full: depth and characters
+        feed(pump, "quiet", "x")
+        assert wait_until(lambda: win.in_flight() == 3)  # the urgent slot, at once
+        last = win.batches()[-1]
+        assert last["output"] == {"quiet": "x"}
+        feed(pump, "other", "y")  # the urgent slot is taken: this one waits for a completion
+        time.sleep(0.05)
+        assert win.in_flight() == 3
+        win.complete(1)
+        assert wait_until(lambda: "other" in win.output_of("other") or win.output_of("other") == "y")
+    finally:
+        win.complete(100)
+        pump.stop()
+
+
+def test_events_keep_their_place_behind_their_sessions_output_across_pipelined_pushes() -> None:
+    win = PipelinedWindow()
+    limits = PipelineLimits(depth=4, chars_in_flight=100_000, small_chars=10_000)
+    pump = PushPump(win.post, interval_ms=1, flush_chars=500, session_chars=500, limits=limits)
+    feed(pump, "s1", "z" * 5000, size=250)
+    pump.add_event({"type": "sessionExited", "sessionId": "s1", "exitCode": 0}, "s1")
+    pump.add_event({"type": "problem", "file": "a", "message": "m"})
+    pump.start()
+    try:
+        deadline = time.monotonic() + 20
+        while len([e for b in win.batches() for e in b["events"]]) < 2 and time.monotonic() < deadline:
+            win.complete(1)
+            time.sleep(0.005)
+        batches = win.batches()
+        first_event = next(i for i, b in enumerate(batches) if b["events"])
+        seen = "".join(b["output"].get("s1", "") for b in batches[: first_event + 1])
+        assert seen == "z" * 5000
+        assert [e["type"] for b in batches for e in b["events"]] == ["sessionExited", "problem"]
+    finally:
+        win.complete(100)
+        pump.stop()
+
+
+def test_sessions_share_the_room_fairly_and_in_turn() -> None:
+    win = PipelinedWindow()
+    limits = PipelineLimits(depth=1, chars_in_flight=1200, small_chars=0)
+    pump = PushPump(win.post, interval_ms=1, flush_chars=100, session_chars=10_000, limits=limits)
+    for sid in ("a", "b", "c"):
+        feed(pump, sid, sid * 3000, size=100)
+    pump.start()
+    try:
+        assert wait_until(lambda: win.in_flight() == 1)
+        first = win.batches()[0]["output"]
+        assert {sid: len(t) for sid, t in first.items()} == {"a": 400, "b": 400, "c": 400}
+        while any(win.output_of(s) != s * 3000 for s in "abc"):
+            win.complete(1)
+            assert wait_until(lambda: win.in_flight() == 1 or all(
+                win.output_of(s) == s * 3000 for s in "abc"))
+    finally:
+        win.complete(100)
+        pump.stop()
+
+
+def test_a_push_never_confirmed_is_written_off() -> None:
+    win = PipelinedWindow()
+    limits = PipelineLimits(depth=1, chars_in_flight=1000, small_chars=0)
+    pump = PushPump(win.post, interval_ms=1, limits=limits, stall_s=0.2)
+    pump.start()
+    try:
+        feed(pump, "s1", "one")
+        assert wait_until(lambda: win.in_flight() == 1)
+        feed(pump, "s1", "two")
+        assert wait_until(lambda: win.output_of("s1") == "onetwo")  # the lost one is written off
+        assert pump.written_off >= 1
+        win.complete(100)  # late confirmations are harmless
+        assert pump.running
     finally:
         pump.stop()

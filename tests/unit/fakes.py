@@ -125,6 +125,7 @@ class FakeTerminalHost:
         self.sizes: list[tuple[str, int, int]] = []
         self.acks: list[tuple[str, int]] = []
         self.flow: dict[str, bool] = {}
+        self.windows: list[tuple[str, int, int]] = []
         self.units: dict[str, int] = {}
 
     def set_listener(self, listener: TerminalListener) -> None:
@@ -181,6 +182,9 @@ class FakeTerminalHost:
     def set_flow_control(self, session_id: str, enabled: bool) -> None:
         self._known(session_id)
         self.flow[session_id] = enabled
+
+    def set_flow_window(self, session_id: str, high: int, low: int) -> None:
+        self.windows.append((session_id, high, low))
 
     def forget(self, session_id: str) -> None:
         if session_id in self.alive:

@@ -270,6 +270,14 @@ class PtyHostBase(abc.ABC, Generic[S]):
         """
         self._get(session_id).gate.set_enabled(enabled)
 
+    def set_flow_window(self, session_id: str, high: int, low: int) -> None:
+        """Flow-control thresholds of one session, in unacknowledged characters (ADR 008).
+        Unknown or ended sessions are ignored; raises ValueError unless 0 <= low < high."""
+        with self._lock:
+            s = self._sessions.get(session_id)
+        if s is not None:
+            s.gate.set_window(high, low)
+
     def exit_code(self, session_id: str) -> int | None:
         """The exit code once `on_exit` was called, else None.
 

@@ -121,6 +121,25 @@ class FlowGate:
                 self._paused = False
                 self._cond.notify_all()
 
+    def set_window(self, high: int, low: int) -> None:
+        """New thresholds (ADR 008); reopens at once when the count is already below `low`.
+        Raises ValueError unless 0 <= low < high."""
+        if not 0 <= low < high:
+            raise ValueError("need 0 <= low < high")
+        with self._cond:
+            self._high, self._low = high, low
+            if self._paused and self._unacked < low:
+                self._paused = False
+                self._cond.notify_all()
+            elif self._enabled and self._unacked > high:
+                self._paused = True
+
+    @property
+    def window(self) -> tuple[int, int]:
+        """`(high, low)` now."""
+        with self._cond:
+            return self._high, self._low
+
     def set_enabled(self, enabled: bool) -> None:
         """Turn counting on or off; turning it off (or on) forgets the unacknowledged count."""
         with self._cond:

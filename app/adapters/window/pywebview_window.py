@@ -1,15 +1,43 @@
 """The desktop window over pywebview (Qt WebEngine on Linux, WebView2 on Windows).
 
-`PywebviewWindow` implements the bridge's `WindowPort` (run a script, pick a folder) for one
+`PywebviewWindow` implements the bridge's `WindowPort` (post a script, pick a folder) for one
 `webview.Window`; `run_window` creates it, hands the door its js_api and runs the GUI loop.
 pywebview is imported lazily so `--version`/`--help` and the subcommands stay GUI-free.
+
+`post_script(script, done)` never waits (ADR 008). On Qt it goes through pywebview's own
+queued signal (`BrowserView.evaluate_js_trigger`, `webview/platforms/qt.py`), which keeps
+emission order, and registers a result slot whose `release()` — called by pywebview on the GUI
+thread once `runJavaScript` ran the script — calls `done`: the blocking semaphore wait of
+`run_js` is what is removed, nothing of Qt is touched here. Elsewhere (or should pywebview's
+internals change) one poster thread runs the scripts in order with the blocking `run_js`.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import queue
 import sys
+import threading
+import uuid
 from collections.abc import Callable
 from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
+
+
+class _Confirm:
+    """Stands in for pywebview's result semaphore: its `release()` means "the script ran"."""
+
+    def __init__(self, results: dict[str, Any], key: str, done: Callable[[], None]) -> None:
+        self._results, self._key, self._done = results, key, done
+
+    def release(self) -> None:
+        self._results.pop(self._key, None)
+        try:
+            self._done()
+        except Exception:
+            log.exception("push completion failed")
 
 
 class _Door(Protocol):
@@ -24,6 +52,57 @@ class PywebviewWindow:
 
     def __init__(self) -> None:
         self.window: Any = None
+        self._fallback: queue.SimpleQueue[tuple[str, Callable[[], None]]] | None = None
+        self._lock = threading.Lock()
+        self._told = False
+
+    def post_script(self, script: str, done: Callable[[], None]) -> None:
+        """Hand `script` to the page without waiting; `done()` is called (on the GUI thread,
+        or the poster thread) once it ran. Scripts run in the order they were posted."""
+        view = self._qt_view()
+        if not self._told:
+            self._told = True
+            log.info("window pushes: %s", "pipelined through pywebview's Qt signal" if view
+                     is not None else "one at a time through a poster thread")
+        if view is not None:
+            key = uuid.uuid4().hex
+            results = view._js_results
+            results[key] = {"semaphore": _Confirm(results, key, done), "result": "",
+                            "parse_json": False}
+            view.evaluate_js_trigger.emit(script, key)
+            return
+        self._poster().put((script, done))
+
+    def _qt_view(self) -> Any:
+        """pywebview's Qt `BrowserView` of this window, when the Qt backend runs it and has the
+        queued-signal internals this adapter relies on (pywebview 5–6); else None."""
+        qt = sys.modules.get("webview.platforms.qt")
+        if qt is None or self.window is None:
+            return None
+        view = getattr(qt, "BrowserView", None)
+        instance = getattr(view, "instances", {}).get(getattr(self.window, "uid", None))
+        if instance is None or not hasattr(instance, "evaluate_js_trigger") \
+                or not isinstance(getattr(instance, "_js_results", None), dict):
+            return None
+        return instance
+
+    def _poster(self) -> queue.SimpleQueue[tuple[str, Callable[[], None]]]:
+        with self._lock:
+            if self._fallback is None:
+                self._fallback = queue.SimpleQueue()
+                threading.Thread(target=self._post_loop, args=(self._fallback,),
+                                 name="idea-window-poster", daemon=True).start()
+            return self._fallback
+
+    def _post_loop(self, scripts: queue.SimpleQueue[tuple[str, Callable[[], None]]]) -> None:
+        while True:
+            script, done = scripts.get()
+            try:
+                self.run_script(script)
+            except Exception:
+                log.exception("script failed in the window")
+            finally:
+                done()
 
     def run_script(self, script: str) -> None:
         """Run `script` in the page and wait until it ran.
@@ -48,6 +127,11 @@ def run_window(make_door: Callable[[PywebviewWindow], _Door], url: str, storage_
 
     `storage_path` is the web engine's profile folder (local storage, caches).
     """
+    from app.adapters.window import software_gl
+
+    if sys.platform.startswith("linux") and software_gl.apply(os.environ):
+        log.info("no GPU render node: Qt composites in software (QT_QUICK_BACKEND=software)")
+
     import webview
 
     from app.adapters.window import qt_permissions

@@ -34,3 +34,30 @@ def test_a_window_that_goes_away_detaches_all_its_views() -> None:
     w.s.terminals.detach_view("w1")
     w.host.emit(sid, "unseen")
     assert got == [] and w.host.flow[sid] is False
+
+
+def test_the_window_of_a_shown_session_follows_its_acks() -> None:
+    from app.core.domain.flow_window import FlowTuning
+    from app.services.terminal_bus import TerminalOutputBus
+    from app.services.terminal_views import TerminalViews
+    from tests.unit.fakes import FakeTerminalHost
+
+    host, bus, now = FakeTerminalHost(), TerminalOutputBus(), [0.0]
+    host.set_listener(bus)
+    views = TerminalViews(host, bus, tuning=FlowTuning(min_chars=1000, start_chars=1000,
+                                                     max_chars=10_000_000),
+                          clock=lambda: now[0])
+    host.alive.add("s1")
+    host.known.add("s1")
+    views.attach("s1", "w1", lambda c: None)
+    for _ in range(20):  # 40 000 chars per second, acked 50 ms after they were read
+        host.emit("s1", "x" * 2000)
+        now[0] += 0.05
+        views.ack("s1", "w1", 2000)
+    assert host.windows, "no retune"
+    sid, high, low = host.windows[-1]
+    assert sid == "s1" and low == high // 2
+    assert 3_000 <= high <= 6_000  # about 2 × 40 000 chars/s × 0.05 s
+    assert views.window_of("s1") == (high, low)
+    views.detach("s1", "w1")
+    assert views.window_of("s1") is None

@@ -545,6 +545,11 @@ export interface TerminalsGateway {
   kill(sessionId: string): Promise<null>;
   /** Flow control: characters consumed by xterm.js since the last ack (SPEC §5). */
   ack(sessionId: string, chars: number): Promise<null>;
+  /**
+   * Flow control, batched (ADR 008): characters consumed per session since its last ack, for
+   * every terminal of the window in one call (`{sessionId: chars}`).
+   */
+  ackMany(acks: Record<string, number>): Promise<null>;
   /** This window no longer shows the session: its output stops coming, it keeps running. */
   detach(sessionId: string): Promise<null>;
 }

@@ -46,7 +46,7 @@ describe('TerminalView', () => {
     ]);
   });
 
-  it('writes pushed output and acknowledges every ~5000 consumed characters', async () => {
+  it('writes pushed output and acknowledges what was consumed in one batched call', async () => {
     const h = harness();
     render(TerminalView, { props: { sessionId: spawned(h) }, context: h.context });
     await settle();
@@ -57,14 +57,31 @@ describe('TerminalView', () => {
     await settle();
 
     expect(instances()[0].written.join('')).toContain('done');
-    expect(h.gateway.callsOf('terminals.ack')).toEqual([['s1', 5500]]);
+    await new Promise((resolve) => setTimeout(resolve, 40)); // the batched ack's tick
+    expect(h.gateway.callsOf('terminals.ackMany')).toEqual([[{ s1: 5504 }]]);
+  });
+
+  it('keeps writing (and acking) output while the terminal is hidden', async () => {
+    const h = harness();
+    render(TerminalView, { props: { sessionId: spawned(h), visible: false }, context: h.context });
+    await settle();
+    h.terminals.setVisible('s1', false);
+
+    h.gateway.push({ output: { s1: 'z'.repeat(6000) } });
+    h.gateway.push({ output: { s1: 'while-hidden' } });
+    await settle();
+
+    expect(instances()[0].written.join('')).toContain('while-hidden');
+    await new Promise((resolve) => setTimeout(resolve, 40)); // the batched ack's tick
+    expect(h.gateway.callsOf('terminals.ackMany')).toEqual([[{ s1: 6012 }]]);
   });
 
   it('acks output of sessions nobody shows, so the backend keeps reading', async () => {
     const h = harness();
     h.gateway.push({ output: { elsewhere: 'abc' } });
     await settle();
-    expect(h.gateway.callsOf('terminals.ack')).toEqual([['elsewhere', 3]]);
+    await new Promise((resolve) => setTimeout(resolve, 40)); // the batched ack's tick
+    expect(h.gateway.callsOf('terminals.ackMany')).toEqual([[{ elsewhere: 3 }]]);
   });
 
   it('prints the exit code when the session exits', async () => {

@@ -2,7 +2,8 @@ import { SvelteMap } from 'svelte/reactivity';
 import { Terminal, type ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { WebglAddon } from '@xterm/addon-webgl';
-import { AckCounter } from '../../lib/domain/ack-counter';
+import { AckBatcher } from '../../lib/domain/ack-counter';
+import { ContextBudget } from '../../lib/domain/context-budget';
 import { unseenPart, type PendingChunk } from '../../lib/domain/attach-merge';
 import { KeystrokeSequences } from '../../lib/domain/keystroke-sequence';
 import { WritePortal, type Delivery } from '../../lib/domain/write-portal';
@@ -47,7 +48,6 @@ interface PooledTerminal {
   pending: PendingChunk[] | null;
   /** Output offset up to which this view has written (UTF-16 units); later chunks skip below it. */
   end: number;
-  acks: AckCounter;
   /** Last size sent to the PTY, to skip duplicate resizes. */
   sentSize: string;
   disposables: { dispose(): void }[];
@@ -121,6 +121,10 @@ export class TerminalHub {
   /** Tickets this window typed and acknowledged, per session: a late repeat is not retyped. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
   #typed = new Map<string, string[]>();
+  /** Flow-control acks of every terminal of this window, batched into one call per tick. */
+  #acks: AckBatcher;
+  /** WebGL contexts of visible terminals: at most 16 per page, the rest stay on the DOM renderer. */
+  #contexts = new ContextBudget();
 
   constructor(
     gateway: Gateway,
@@ -130,6 +134,7 @@ export class TerminalHub {
     this.#gateway = gateway;
     this.#notices = notices;
     this.#view = view;
+    this.#acks = new AckBatcher((acks) => void this.#gateway.terminals.ackMany(acks).catch(() => {}));
   }
 
   /** The session's state as far as this window knows; `undefined` before any view showed it. */
@@ -179,14 +184,14 @@ export class TerminalHub {
     }, 0);
   }
 
-  /** Routes the output of a push batch; output of sessions without a view is acked at once. */
+  /** Routes the output of a push batch; output of sessions without a view is acked at the next tick. */
   handlePush(batch: PushBatch): void {
     for (const [sessionId, text] of Object.entries(batch.output ?? {})) {
       if (!text) continue;
       const entry = this.#pool.get(sessionId);
       if (!entry) {
         // Nobody shows it: the scrollback repaints it on attach; keep the PTY flowing.
-        void this.#gateway.terminals.ack(sessionId, text.length).catch(() => {});
+        this.#acks.consumed(sessionId, text.length, true);
         continue;
       }
       const offset = batch.offsets?.[sessionId];
@@ -223,11 +228,15 @@ export class TerminalHub {
     }
   }
 
-  /** WebGL only while visible (Chromium keeps ≤ 16 contexts); DOM renderer otherwise. */
+  /**
+   * WebGL only while visible and within the page's budget of 16 contexts (ADR 008); the DOM
+   * renderer otherwise. Either way the terminal keeps parsing what is pushed, hidden or not.
+   */
   setVisible(sessionId: string, visible: boolean): void {
     const entry = this.#pool.get(sessionId);
     if (!entry) return;
     if (visible && !entry.webgl) {
+      if (!this.#contexts.take(sessionId)) return;
       try {
         const webgl = new WebglAddon();
         webgl.onContextLoss(() => this.#dropWebgl(entry));
@@ -235,6 +244,7 @@ export class TerminalHub {
         entry.webgl = webgl;
       } catch {
         entry.webgl = null; // no WebGL here: the DOM renderer stays
+        this.#contexts.give(sessionId);
       }
     } else if (!visible) {
       this.#dropWebgl(entry);
@@ -307,7 +317,6 @@ export class TerminalHub {
       claims: 0,
       pending: [],
       end: 0,
-      acks: new AckCounter(),
       sentSize: '',
       disposables: [],
       portal: null,
@@ -441,8 +450,7 @@ export class TerminalHub {
   }
 
   #ack(entry: PooledTerminal, chars: number): void {
-    const due = entry.acks.consumed(chars);
-    if (due > 0) void this.#gateway.terminals.ack(entry.sessionId, due).catch(() => {});
+    this.#acks.consumed(entry.sessionId, chars);
   }
 
   /** `sessionExited`: a session this window shows (or showed) ended; others are not recorded. */
@@ -518,6 +526,7 @@ export class TerminalHub {
   #dropWebgl(entry: PooledTerminal): void {
     const webgl = entry.webgl;
     entry.webgl = null;
+    this.#contexts.give(entry.sessionId);
     try {
       webgl?.dispose();
     } catch {
@@ -529,6 +538,7 @@ export class TerminalHub {
     const { sessionId } = entry;
     this.#pool.delete(sessionId);
     this.#portals.delete(sessionId);
+    this.#acks.forget(sessionId); // detaching settles this view's share of the flow control
     // A task being typed finishes (and is acknowledged) before the window lets the session go.
     const typing = entry.portal?.dispose() ?? Promise.resolve();
     void typing.then(() => {

@@ -604,6 +604,7 @@ export class MockBackend {
           return null;
         }),
       ack: (sessionId: string, chars: number) => this.#reply('terminals.ack', [sessionId, chars], () => null),
+      ackMany: (acks: Record<string, number>) => this.#reply('terminals.ackMany', [acks], () => null),
       detach: (sessionId: string) =>
         this.#reply('terminals.detach', [sessionId], () => {
           this.#attached.delete(sessionId);

@@ -187,6 +187,7 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     resize: (sessionId, cols, rows) => call('terminals', 'resize', sessionId, cols, rows),
     kill: (sessionId) => call('terminals', 'kill', sessionId),
     ack: (sessionId, chars) => call('terminals', 'ack', sessionId, chars),
+    ackMany: (acks) => call('terminals', 'ackMany', acks),
     detach: (sessionId) => call('terminals', 'detach', sessionId),
   };
 

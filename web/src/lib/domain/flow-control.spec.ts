@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AckCounter } from './ack-counter';
 import { unseenPart } from './attach-merge';
 import { KeystrokeSequence, KeystrokeSequences } from './keystroke-sequence';
 
@@ -17,22 +16,6 @@ describe('KeystrokeSequence', () => {
     expect(all.for('b').next()).toBe(0);
     all.forget('a');
     expect(all.for('a').next()).toBe(0);
-  });
-});
-
-describe('AckCounter', () => {
-  it('acknowledges once the threshold is reached, with everything consumed so far', () => {
-    const acks = new AckCounter(5000);
-    expect(acks.consumed(3000)).toBe(0);
-    expect(acks.consumed(2500)).toBe(5500);
-    expect(acks.pending).toBe(0);
-  });
-
-  it('flushes what is pending', () => {
-    const acks = new AckCounter(5000);
-    acks.consumed(10);
-    expect(acks.flush()).toBe(10);
-    expect(acks.flush()).toBe(0);
   });
 });
 

@@ -1,0 +1,149 @@
+"""The flow-control window of one session, sized from what the page consumes (SPEC §5, ADR 008).
+
+The PTY host stops reading a session above `high` unacknowledged characters and resumes below
+`low`. A fixed window is wrong both ways: too small and a flood waits on round trips through
+the GUI thread (throughput ≈ window ÷ round trip); too large and Ctrl-C in the flooding
+terminal waits until everything already read is parsed (≈ window ÷ the page's speed).
+
+So the window is sized like a bandwidth-delay product (the idea of TCP BBR): the best delivery
+rate `R` times the shortest delay seen from a character's read to its ack (`rtt_min`), times
+`gain`, both remembered over the last `filter_s`. A delivery-rate sample is taken at each ack
+that completes a read: the characters acknowledged since the last ack before that read, over
+the time since that ack (BBR's definition: with the window full, everything ahead of the read
+was delivered, so the sample is ≈ window ÷ that round trip; a burst of acks for text queued
+long before does not read as a huge rate).
+`high = clamp(gain × R × rtt_min, min_chars, max_chars)`, `low = high // 2`.
+While the transport limits the flood, `R ≈ high ÷ rtt`, so each retune multiplies the window by
+about `gain` and it grows; once the page limits it (`R` = the page's speed), the window settles
+at `gain` round trips of what the page consumes: what is unacknowledged drains in about
+`gain × rtt_min` (Ctrl-C → prompt), and a queue standing in the page does not inflate it
+(`rtt_min` is the shortest delay, not the current one). No bound on the drain time in terms
+of the delivery rate: measured, it shrinks the window whenever the round trip exceeds it
+(`R = high ÷ rtt` then `high' = R × bound < high`) and a loaded machine collapses to the floor
+(ADR 008). Both filters matter on a loaded machine: with the current rate and delay, a round
+trip slower than `gain × rtt_min` would shrink the window, and the next one slower still.
+
+Pure: the caller passes the clock (`now`, seconds, monotonic) and serialises calls.
+"""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FlowTuning:
+    """`min_chars`/`max_chars`: bounds of `high` (characters); `start_chars`: `high` before
+    any measurement (and until that much was acknowledged: echoes decide nothing); `gain`:
+    round trips of consumption the window holds; `history_s`: how long acks are kept to
+    measure delivery (s, above the slowest round trip); `min_travel_s`: shortest travel time
+    that yields a rate sample (s); `filter_s`: how long the best rate and the shortest delay
+    are remembered (s); `change`: relative change below which the window is left alone."""
+
+    min_chars: int = 32_000
+    max_chars: int = 4_000_000
+    start_chars: int = 512_000
+    gain: float = 2.0
+    history_s: float = 3.0
+    min_travel_s: float = 0.005
+    filter_s: float = 10.0
+    change: float = 0.2
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.min_chars <= self.start_chars <= self.max_chars:
+            raise ValueError("need 2 <= min_chars <= start_chars <= max_chars")
+        if self.gain <= 0 or self.min_travel_s <= 0 \
+                or self.history_s <= self.min_travel_s or self.filter_s <= 0 or self.change < 0:
+            raise ValueError("gain, min_travel_s, filter_s > 0; history_s > min_travel_s; "
+                             "change >= 0")
+
+
+class FlowWindow:
+    """Window of one session, from the moment flow control started. `produced(chars, now)`:
+    the reader handed on `chars` more characters; `acked(chars, now)` (the views consumed
+    `chars` more) returns the new `(high, low)` when the window should change, else None."""
+
+    #: Production marks kept (coalesced 5 ms apart): bounds memory during a long flood.
+    MARKS = 2048
+
+    def __init__(self, tuning: FlowTuning | None = None) -> None:
+        self.tuning = tuning or FlowTuning()
+        self.high = self.tuning.start_chars
+        self._produced = 0
+        self._acked = 0
+        self._marks: collections.deque[tuple[int, float]] = collections.deque()  # (end, time)
+        self._history: collections.deque[tuple[float, int]] = collections.deque()  # (t, acked)
+        self._rtts: collections.deque[tuple[float, float]] = collections.deque()  # (time, s)
+        self._best: collections.deque[tuple[float, float]] = collections.deque()  # (time, c/s)
+
+    @property
+    def low(self) -> int:
+        return self.high // 2
+
+    def produced(self, chars: int, now: float) -> None:
+        """The reader handed on `chars` characters at `now`."""
+        if chars <= 0:
+            return
+        self._produced += chars
+        if self._marks and now - self._marks[-1][1] < 0.005:
+            self._marks[-1] = (self._produced, self._marks[-1][1])  # keep the earliest time
+        else:
+            self._marks.append((self._produced, now))
+            if len(self._marks) > self.MARKS:
+                self._marks.popleft()
+
+    def _acked_at(self, when: float) -> tuple[float, int] | None:
+        """The last `(time, characters acknowledged)` at or before `when` (None: none kept)."""
+        found = None
+        for entry in self._history:
+            if entry[0] > when:
+                break
+            found = entry
+        return found
+
+    def rtt_min(self, now: float) -> float | None:
+        """The shortest read → ack delay of the last `filter_s` (s; None: none measured)."""
+        while self._rtts and now - self._rtts[0][0] > self.tuning.filter_s:
+            self._rtts.popleft()
+        return min((d for _, d in self._rtts), default=None)
+
+    def best_rate(self, now: float) -> float | None:
+        """The highest `rate` of the last `filter_s` (characters/s; None: none measured)."""
+        while self._best and now - self._best[0][0] > self.tuning.filter_s:
+            self._best.popleft()
+        return max((r for _, r in self._best), default=None)
+
+    def acked(self, chars: int, now: float) -> tuple[int, int] | None:
+        """The views consumed `chars` more characters at `now`."""
+        if chars <= 0:
+            return None
+        self._acked += chars
+        sent_at = None
+        while self._marks and self._marks[0][0] <= self._acked:
+            sent_at = self._marks.popleft()[1]
+        if sent_at is not None:
+            self._rtts.append((now, max(0.0, now - sent_at)))
+            # BBR's sample: delivered since the last ack before that read, over the time since
+            # that ack (not since the read: a burst of acks for text queued earlier would read
+            # as a huge rate)
+            before = self._acked_at(sent_at)
+            interval = now - before[0] if before is not None else 0.0
+            if before is not None and interval >= self.tuning.min_travel_s:
+                sample = (self._acked - before[1]) / interval
+                # a monotonic queue: older samples not above the new one can never be the best
+                while self._best and self._best[-1][1] <= sample:
+                    self._best.pop()
+                self._best.append((now, sample))
+        self._history.append((now, self._acked))
+        while len(self._history) > 2 and now - self._history[1][0] > self.tuning.history_s:
+            self._history.popleft()
+        rate, rtt = self.best_rate(now), self.rtt_min(now)
+        if rate is None or rtt is None or self._acked < self.tuning.start_chars:
+            return None
+        t = self.tuning
+        high = int(min(t.max_chars, max(t.min_chars, t.gain * rate * rtt)))
+        if abs(high - self.high) <= t.change * self.high:
+            return None
+        self.high = high
+        return self.high, self.low

@@ -1,0 +1,141 @@
+"""Shared by the multi-terminal benchmarks: a project whose active layout is a grid of N cells
+(written in `.ideai/layouts.json` between two starts of the real app, in the on-disk format),
+the RSS of IdeA's own processes, and in-page probes of arrivals and prompts."""
+
+from __future__ import annotations
+
+import json
+import math
+import uuid
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, Playwright
+
+from app.core.domain.layout import LayoutDoc
+from app.core.domain.layout_nodes import Grid, GridCell, Leaf
+from e2e.harness import IdeaApp
+from e2e.ui import cells, wait_for
+
+
+def seed_grid(pw: Playwright, display: str, data: Path, project: Path, count: int) -> None:
+    """Start the app once on `project` (it creates `.ideai/`), stop it, and make the active
+    layout a grid of `count` empty cells (columns = ceil(sqrt(count)); the last cell spans
+    what is left of its row, a grid must cover all its tracks)."""
+    app = IdeaApp(pw, display, data, project)
+    try:
+        app.start()
+    finally:
+        app.stop()
+    path = project / ".ideai" / "layouts.json"
+    doc = LayoutDoc.from_json(json.loads(path.read_text(encoding="utf-8")))
+    cols = math.ceil(math.sqrt(count))
+    rows = math.ceil(count / cols)
+    grid = Grid(id=f"grid-{uuid.uuid4().hex[:8]}", col_weights=(1.0,) * cols,
+                row_weights=(1.0,) * rows,
+                cells=tuple(GridCell(node=Leaf(id=f"leaf-{i}"), row=i // cols, col=i % cols,
+                                     row_span=1,
+                                     col_span=cols - i % cols if i == count - 1 else 1)
+                            for i in range(count)))
+    active = next((lay for lay in doc.layouts if lay.id == doc.active_id), doc.layouts[0])
+    layouts = tuple(lay.with_root(grid) if lay.id == active.id else lay for lay in doc.layouts)
+    path.write_text(json.dumps(doc.model_copy(update={"layouts": layouts}).to_json(), indent=2),
+                    encoding="utf-8")
+
+
+def wait_cells(page: Page, count: int) -> None:
+    wait_for(lambda: cells(page).count() == count, what=f"{count} cells")
+
+
+# Per session: characters arriving (pushes), and the first arrival of `marker` after `armed`.
+ARRIVALS_JS = r"""
+() => {
+  const st = window.__benchArrivals = {chars: {}, total: 0, t0: performance.now(), watch: {}};
+  const orig = window.__ideaPush;
+  window.__ideaPush = (batch) => {
+    const result = orig(batch);
+    const out = (typeof batch === 'string' ? JSON.parse(batch) : batch)?.output ?? {};
+    const now = performance.now();
+    for (const [sid, text] of Object.entries(out)) {
+      st.chars[sid] = (st.chars[sid] || 0) + text.length;
+      st.total += text.length;
+      const w = st.watch[sid];
+      if (w && w.arrive === null) {
+        const s = w.tail + text;
+        w.tail = s.slice(-w.marker.length);
+        if (s.includes(w.marker)) w.arrive = now;
+      }
+    }
+    return result;
+  };
+  addEventListener('keydown', (e) => {
+    if (!(e.ctrlKey && e.key === 'c')) return;
+    const el = e.target.closest?.('[data-session-id]');
+    const w = el && st.watch[el.getAttribute('data-session-id')];
+    if (w && w.t0 === null) w.t0 = performance.now();
+  }, true);
+}
+"""
+
+# Arms the watch of `sid` for `marker` (keydown of Ctrl+C sets its t0).
+WATCH_JS = """([sid, marker]) => {
+  window.__benchArrivals.watch[sid] = {marker, tail: '', t0: null, arrive: null};
+}"""
+
+# Opens a cell's menu by a click and resolves with the ms until it is painted; closes it.
+MENU_JS = r"""
+async (index) => {
+  const cell = document.querySelectorAll('[data-testid="cell"]')[index];
+  const button = cell.querySelector('[data-testid="cell-menu"]');
+  const t0 = performance.now();
+  button.click();
+  await new Promise((resolve) => {
+    const shown = () => cell.querySelector('[data-testid="split-column"]');
+    const look = () => shown() ? resolve() : requestAnimationFrame(look);
+    look();
+  });
+  await new Promise((resolve) => requestAnimationFrame(resolve));
+  const ms = performance.now() - t0;
+  document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));
+  if (cell.querySelector('[data-testid="split-column"]')) button.click();
+  return ms;
+}
+"""
+
+
+def idea_processes(root_pid: int) -> list[tuple[int, str]]:
+    """`(pid, comm)` of IdeA's own processes: the app and its Qt WebEngine processes, not the
+    PTY sessions' shells, CLIs and their children."""
+    out, todo = [], [root_pid]
+    while todo:
+        pid = todo.pop()
+        try:
+            comm = Path(f"/proc/{pid}/comm").read_text().strip()
+        except OSError:
+            continue
+        if pid != root_pid and not comm.startswith("QtWebEngine"):
+            continue  # a session's process tree: not IdeA's
+        out.append((pid, comm))
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            try:
+                todo += [int(c) for c in (task / "children").read_text().split()]
+            except OSError:
+                pass
+    return out
+
+
+def memory_kib(root_pid: int) -> dict[str, Any]:
+    """RSS and PSS (KiB) of IdeA's own processes, summed and per process name."""
+    rss = pss = 0
+    per: dict[str, int] = {}
+    for pid, comm in idea_processes(root_pid):
+        try:
+            fields = dict(line.split(":", 1) for line in
+                          Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:])
+        except OSError:
+            continue
+        r = int(fields["Rss"].split()[0])
+        p = int(fields["Pss"].split()[0])
+        rss, pss = rss + r, pss + p
+        per[comm] = per.get(comm, 0) + r
+    return {"rssKiB": rss, "pssKiB": pss, "perProcessRssKiB": per}

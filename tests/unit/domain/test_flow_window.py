@@ -1,0 +1,140 @@
+"""`FlowWindow`: the flow-control window follows what the page consumes (ADR 008)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.domain.flow_window import FlowTuning, FlowWindow
+
+
+def drive(window: FlowWindow, seconds: float, chars_per_s: float, delay_s: float,
+          start: float = 0.0, tick_s: float = 0.02) -> list[tuple[int, int]]:
+    """Output produced at `chars_per_s`, each tick's share acked `delay_s` later (whole
+    milliseconds, so no float drift moves an ack by a tick)."""
+    changes = []
+    per_tick = int(chars_per_s * tick_s)
+    tick, delay, begin = round(tick_s * 1000), round(delay_s * 1000), round(start * 1000)
+    pending: list[tuple[int, int]] = []
+    for ms in range(begin, begin + round(seconds * 1000), tick):
+        window.produced(per_tick, ms / 1000)
+        pending.append((ms + delay, per_tick))
+        while pending and pending[0][0] <= ms:
+            _, chars = pending.pop(0)
+            got = window.acked(chars, ms / 1000)
+            if got:
+                changes.append(got)
+    return changes
+
+
+def test_nothing_changes_before_the_rate_and_the_delay_are_known() -> None:
+    w = FlowWindow()
+    w.produced(1000, 0.0)
+    assert w.acked(1000, 0.05) is None  # one ack: no rate yet
+    assert (w.high, w.low) == (512_000, 256_000)
+
+
+def test_the_window_settles_at_gain_round_trips_of_what_the_page_consumes() -> None:
+    w = FlowWindow(FlowTuning(min_chars=10_000, max_chars=100_000_000, start_chars=512_000))
+    drive(w, 3.0, chars_per_s=20_000_000, delay_s=0.04)
+    assert w.high == pytest.approx(2.0 * 20_000_000 * 0.04, rel=0.25)
+    assert w.low == w.high // 2
+
+
+def test_a_slow_page_gets_a_small_window_bounded_below() -> None:
+    w = FlowWindow(FlowTuning(min_chars=128_000))
+    drive(w, 2.0, chars_per_s=500_000, delay_s=0.04)  # 16 floods sharing the page
+    assert w.high == 128_000
+
+
+def test_the_window_is_bounded_above() -> None:
+    w = FlowWindow(FlowTuning(max_chars=4_000_000))
+    drive(w, 2.0, chars_per_s=200_000_000, delay_s=0.05)
+    assert w.high == 4_000_000
+
+
+def test_a_standing_queue_does_not_inflate_the_window() -> None:
+    # the same page speed, acks delayed more and more by a queue in the page: the shortest
+    # delay still sizes the window
+    w = FlowWindow(FlowTuning(min_chars=10_000, max_chars=100_000_000))
+    drive(w, 1.0, chars_per_s=10_000_000, delay_s=0.03)
+    first = w.high
+    drive(w, 1.0, chars_per_s=10_000_000, delay_s=0.3, start=1.0)
+    assert w.high <= first * 1.25
+
+
+def test_small_changes_are_ignored_and_an_idle_spell_is_no_measure() -> None:
+    w = FlowWindow(FlowTuning(min_chars=10_000, max_chars=100_000_000))
+    drive(w, 2.0, chars_per_s=10_000_000, delay_s=0.04)
+    settled = w.high
+    assert drive(w, 1.0, chars_per_s=10_500_000, delay_s=0.04, start=2.0) == []
+    w.produced(10, 10.0)
+    assert w.acked(10, 10.01) is None  # after a long pause: one sample, no rate
+    assert w.high == settled
+
+
+def test_tuning_is_validated() -> None:
+    with pytest.raises(ValueError):
+        FlowTuning(min_chars=10, start_chars=5)
+    with pytest.raises(ValueError):
+        FlowTuning(gain=0)
+
+
+def test_a_window_limited_flood_grows_its_window_despite_jittery_round_trips() -> None:
+    # The reader may only run `high` characters ahead of the acks; round trips swing between
+    # 50 and 200 ms (a loaded machine); the page itself could take 20 M chars/s.
+    import random
+
+    rng = random.Random(7)
+    w = FlowWindow()
+    unacked, t, in_flight = 0, 0.0, []
+    while t < 5.0:
+        room = max(0, w.high - unacked)
+        chunk = min(room, int(20_000_000 * 0.02))
+        if chunk:
+            w.produced(chunk, t)
+            unacked += chunk
+            in_flight.append((t + rng.uniform(0.05, 0.2), chunk))
+        in_flight.sort()
+        while in_flight and in_flight[0][0] <= t:
+            _, chars = in_flight.pop(0)
+            unacked -= chars
+            w.acked(chars, t)
+        t += 0.02
+    assert w.high >= 2_000_000  # grew from 512k instead of shrinking to the floor
+
+
+def test_bursty_acks_of_a_slow_page_do_not_blow_the_window_up() -> None:
+    # The page parses 3 M chars/s in order and acks what it parsed every 100 ms (arriving
+    # 20 ms later); the reader runs up to the window ahead. The window must stay near two
+    # round trips of 3 M chars/s, far from the 4 M ceiling (Ctrl-C would wait > 1 s).
+    w = FlowWindow()
+    t, unacked, queue, parsed, acks = 0.0, 0, 0, 0, []
+    ms = 0
+    while ms < 5000:
+        t = ms / 1000
+        room = max(0, w.high - unacked)
+        if room:
+            w.produced(room, t)
+            unacked += room
+            queue += room
+        step = min(queue, 3_000)  # 3 M chars/s = 3 000 per ms
+        queue -= step
+        parsed += step
+        if ms % 100 == 0 and parsed:
+            acks.append((ms + 20, parsed))
+            parsed = 0
+        while acks and acks[0][0] <= ms:
+            _, chars = acks.pop(0)
+            unacked -= chars
+            w.acked(chars, t)
+        ms += 1
+    assert w.high <= 2 * 3_000_000 * 0.25  # 2 × rate × a round trip under 250 ms
+
+
+def test_a_long_round_trip_keeps_a_window_that_covers_it() -> None:
+    # 10 M chars/s through the page, 300 ms from read to ack: the window must cover two round
+    # trips, or the flood would be held to window ÷ 300 ms (a bound on the drain time did that
+    # and collapsed to the floor on a loaded machine)
+    w = FlowWindow(FlowTuning(max_chars=100_000_000))
+    drive(w, 3.0, chars_per_s=10_000_000, delay_s=0.3)
+    assert w.high == pytest.approx(2 * 10_000_000 * 0.3, rel=0.25)
