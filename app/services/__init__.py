@@ -15,6 +15,7 @@ from app.services.event_bus import EventBus
 from app.services.layouts import LayoutService
 from app.services.open_projects import OpenProjects
 from app.services.orchestrator import OrchestratorService
+from app.services.permissions import PermissionService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
 from app.services.terminal_bus import TerminalOutputBus
@@ -37,3 +38,4 @@ class AppServices:
     credentials: Credentials
     conversations: ConversationService
     escalations: Escalations
+    permissions: PermissionService
