@@ -32,8 +32,9 @@ from app.adapters.vendors import VendorProjectors
 from app.bootstrap import Adapters, Config, Container, build
 from app.bridge.window import WindowDoor
 from app.core.domain.agent_session import Final, StructuredSpec, TurnEvent
+from app.core.domain.delegation import User
 from app.core.domain.denials import denial_from_turn_event
-from app.core.domain.profiles import builtin_profiles
+from app.core.domain.profiles import Profile, builtin_profiles
 from app.core.usecases.permissions import AgentSandboxes
 from tests.integration.test_bridge_api import RecordingWindow, wait
 
@@ -62,6 +63,7 @@ class Window:
 
     def __init__(self, container: Container, data: Path) -> None:
         self.recorder = RecordingWindow()
+        self.services = container.services
         self.door = WindowDoor(container.services, self.recorder, data_dir=str(data))
 
     def call(self, feature: str, method: str, *args: Any) -> Any:
@@ -197,3 +199,39 @@ def test_a_headless_turn_cannot_write_outside_its_grant(base: Path) -> None:
     assert inside.read_text() == "in\n" and not beside.exists()
     denials = [d for d in map(denial_from_turn_event, events) if d is not None]
     assert [(d.tool, d.target) for d in denials] == [("Write", str(beside))]
+
+
+def test_a_headless_turn_through_the_real_graph_runs_confined_and_its_denials_are_kept(
+        window: Window, base: Path) -> None:
+    """An ask to an agent with no terminal whose profile speaks Claude stream-json: the turn is
+    prepared like a launch (`LaunchAgent.prepare`), so its spawn runs through `idea
+    sandbox-exec`; the write beside the project fails, the one inside lands, and the denial the
+    CLI reports is listed by `permissions.denials`."""
+    services = window.services
+    root = base / "proj"
+    project = window.call("projects", "create", str(root))
+    window.call("permissions", "save", project["root"], WRITE_PROJECT_ONLY)
+    beside, inside = base / "side" / "turn.txt", root / "turn.txt"
+    result = json.dumps({"type": "result", "subtype": "success", "is_error": False,
+                         "result": "written", "session_id": "conv-1",
+                         "permission_denials": [{"tool_name": "Write",
+                                                 "tool_input": {"file_path": str(beside)}}]})
+    script = base / "fake-claude.sh"
+    script.write_text(f"#!/bin/sh\necho out > '{beside}' 2>/dev/null || echo refused > "
+                      f"'{root}/refused.txt'\necho in > '{inside}'\nprintf '%s\\n' '{result}'\n")
+    script.chmod(0o755)
+    fake = Profile(id="fake-claude", name="Fake Claude", command="/bin/sh", args=(str(script),),
+                   structured_adapter="claude-stream-json")
+    services.profiles.save([*builtin_profiles(), fake])
+    agent = window.call("agents", "create", project["root"],
+                        {"name": "Quiet", "persona": "", "profileId": "fake-claude"})["agentId"]
+    out = services.orchestrator.dispatch(project["root"], User(), {
+        "type": "agent.ask", "target": "Quiet", "task": "write both"})
+    assert out["reply"] == "written"
+    assert inside.read_text() == "in\n" and not beside.exists()
+    assert (root / "refused.txt").read_text() == "refused\n"  # the shell's EACCES
+    plan = json.loads((root / ".ideai" / "run" / agent / "sandbox-plan.json").read_text())
+    assert plan["restrict"] == ["write"]
+    denials = window.call("permissions", "denials", project["root"], agent)
+    assert [(d["source"], d["tool"], d["target"]) for d in denials] == [
+        ("cli", "Write", str(beside))]
