@@ -190,6 +190,7 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     permissions = PermissionService(projects, a.fs, enforcer, needs, load_profiles, a.resolver,
                                     config.shell, a.clock, events)
     events.subscribe(permissions.on_event)
+    output.tap(permissions.on_output)
     agents = AgentService(projects, keeper, load_profiles, CreateAgent(a.fs, a.ids),
                           UpdateAgent(a.fs), DeleteAgent(a.fs), ReadPersona(a.fs), launch,
                           credentials)

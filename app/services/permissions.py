@@ -13,7 +13,9 @@ from typing import Any
 from app.core.domain.denials import KEPT_DENIALS, Denial, launch_refused
 from app.core.domain.permissions import PermissionsDoc
 from app.core.domain.sandbox import SandboxPlan, SandboxStatus, access_set
-from app.core.events import DenialReported, DomainEvent, SessionStarted
+from app.core.domain.sessions import TerminalChunk
+from app.core.domain.terminal_denials import TerminalDenialScanner
+from app.core.events import DenialReported, DomainEvent, SessionExited, SessionStarted
 from app.core.ports import (
     CliNeedsSource,
     Clock,
@@ -59,6 +61,8 @@ class PermissionService:
         self._clock, self._events = clock, events
         self._lock = threading.Lock()
         self._denials: dict[tuple[str, str], deque[Denial]] = {}
+        #: Confined agent sessions whose terminal is read for the shell's EACCES.
+        self._scanned: dict[str, tuple[str, str, TerminalDenialScanner]] = {}
 
     def get(self, root: str) -> PermissionsView:
         """The project's permissions. Raises `AppError(CORRUPT_FILE)` (details `{file,
@@ -110,13 +114,33 @@ class PermissionService:
         `denial_from_turn_event`): kept and published as `DenialReported`."""
         self._events.publish(DenialReported(root, agent_id, denial))
 
+    def on_output(self, chunk: TerminalChunk) -> None:
+        """Terminal-output tap (reader thread): a confined agent's terminal printing the
+        kernel's refusal (`sh: 1: cannot create /p/x: Permission denied`, see
+        `terminal_denials`) reports a denial."""
+        with self._lock:
+            scanned = self._scanned.get(chunk.session_id)
+            found = scanned[2].feed(chunk.text) if scanned is not None else []
+        for denial in found:
+            assert scanned is not None
+            self._events.publish(DenialReported(scanned[0], scanned[1], denial))
+
     def on_event(self, event: DomainEvent) -> None:
-        """Keep `DenialReported` denials; a launch the sandbox refuses reports one."""
+        """Keep `DenialReported` denials; a launch the sandbox refuses reports one; the
+        terminal of an agent the OS confines is read for refusals (`on_output`)."""
         if isinstance(event, SessionStarted):
             record = event.session
             if record.agent_id and record.sandbox is not None and record.sandbox.refused:
                 self._events.publish(DenialReported(
                     event.root, record.agent_id, launch_refused(record.sandbox.status.message)))
+            elif record.agent_id and record.sandbox is not None \
+                    and record.sandbox.status.confined:
+                with self._lock:
+                    self._scanned[record.session_id] = (event.root, record.agent_id,
+                                                        TerminalDenialScanner())
+        elif isinstance(event, SessionExited):
+            with self._lock:
+                self._scanned.pop(event.session_id, None)
         elif isinstance(event, DenialReported):
             stamped = replace(event.denial, at_ms=event.denial.at_ms or self._clock.now_ms())
             with self._lock:

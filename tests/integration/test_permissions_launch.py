@@ -118,6 +118,12 @@ def test_a_pty_agent_cannot_write_outside_its_grant_and_the_test_box_agrees(
                                         + window.recorder.output(session)) and t)
     assert "Permission denied" in output
     assert not beside.exists() and inside.read_text() == "in\n"
+    # the shell's EACCES, read from the confined terminal, is listed and pushed
+    listed = wait(lambda: window.call("permissions", "denials", project["root"], agent))
+    assert [(d["source"], d["tool"], d["target"]) for d in listed] == [
+        ("cli", "sh", str(beside))]
+    assert listed[0]["message"].startswith("EACCES")
+    assert window.recorder.events("permissionDenied")[0]["agentId"] == agent
 
     denied = window.call("permissions", "test", project["root"], agent, "write", str(beside))
     assert denied["effect"] == "deny" and denied["rule"] is None

@@ -13,11 +13,12 @@ What is known, and from where:
   as Node and the shell print them; input `{tool_name, tool_input, tool_use_id, error}`);
   Claude Code's stream-json `result.permission_denials` in a headless turn (surfaced by the
   session adapter as a `ToolActivity` whose detail starts with "permission denied").
+- **The terminal of a confined agent** (`cli`): the kernel's EACCES as the shell or a command
+  prints it (`sh: 1: cannot create /p/x: Permission denied`), read only from sessions IdeA's
+  OS sandbox confines (`terminal_denials.py`).
 - **Not listed:** the kernel tells IdeA nothing (Landlock logs its denials only to the audit
-  subsystem, from ABI 7 / Linux 6.15, which an unprivileged IdeA cannot read), and
-  "Permission denied" lines in a PTY's output cannot be told apart from the agent's own
-  commands, earlier output or an ordinary file mode: they stay in the terminal, where the user
-  sees them.
+  subsystem, from ABI 7 / Linux 6.15, which an unprivileged IdeA cannot read), and a
+  "Permission denied" in an unconfined terminal is an ordinary file mode, not IdeA's rule.
 """
 
 from __future__ import annotations

@@ -191,3 +191,26 @@ def test_denials_reported_by_a_headless_launcher_are_kept_newest_first_and_bound
         w.s.permissions.report(ROOT, agent, Denial("cli", "Edit", f"f{i}", "refused"))
     kept = w.s.permissions.denials(ROOT, agent)
     assert len(kept) == 50 and kept[0].target == "f59" and kept[-1].target == "f10"
+
+
+def test_a_confined_agent_s_terminal_printing_eacces_reports_a_denial() -> None:
+    w = opened()
+    w.s.permissions.save(ROOT, DOC)
+    agent = shell_agent(w)
+    session = w.s.agents.launch(ROOT, agent, w.leaf(), 80, 24).session_id
+    w.host.emit(session, "$ echo x > /home/u/side/x\r\nsh: 1: cannot create /home/u/si")
+    w.host.emit(session, "de/x: Permission denied\r\n$ ")
+    [denial] = w.s.permissions.denials(ROOT, agent)
+    assert (denial.source, denial.tool, denial.target) == ("cli", "sh", "/home/u/side/x")
+    assert denial.message.startswith("EACCES")
+    w.host.exit(session, 0)
+    w.host.emit(session, "bash: /x: Permission denied\n")  # no longer read
+    assert len(w.s.permissions.denials(ROOT, agent)) == 1
+
+
+def test_an_unconfined_terminal_s_permission_denied_is_not_a_denial() -> None:
+    w = opened()
+    agent = shell_agent(w)
+    session = w.s.agents.launch(ROOT, agent, w.leaf(), 80, 24).session_id
+    w.host.emit(session, "bash: /etc/shadow: Permission denied\r\n")
+    assert w.s.permissions.denials(ROOT, agent) == []
