@@ -1,4 +1,4 @@
-import type { Capability, Denial, Effect, PermissionPolicy, PermissionRule, PermissionsDoc, SandboxState } from '../ports';
+import type { Capability, Denial, Effect, PermissionPolicy, PermissionRule, PermissionsDoc, SandboxState, SandboxStatus } from '../ports';
 
 /**
  * Pure helpers of the permissions editor (docs/contracts.md §9): editing one policy of a
@@ -105,4 +105,35 @@ export const SANDBOX_LABELS: Record<SandboxState, string> = {
 export function denialLine(denial: Denial): string {
   const what = denial.target ? `${denial.tool} ${denial.target}` : denial.tool;
   return `${what} — ${denial.message}`;
+}
+
+/** The vendor CLIs whose own sandbox IdeA turns off when its Landlock sandbox confines the launch. */
+export const VENDOR_SANDBOXES: Readonly<Record<string, string>> = {
+  'claude-code': 'Claude Code',
+  'codex-cli': 'Codex',
+  'gemini-cli': 'Gemini CLI',
+};
+
+/** What the editor says of this machine's OS sandbox (the status `permissions.get` gives). */
+export function machineLine(machine: SandboxStatus, platform: string): string {
+  if (machine.state === 'enforced') return `This machine enforces file rules in the kernel (${machine.message}).`;
+  if (machine.state === 'degraded') return `This machine enforces file rules only in part: ${machine.message}.`;
+  const where = platform === 'darwin' ? 'macOS' : platform === 'win32' || platform === 'windows' ? 'Windows' : platform;
+  return `No OS sandbox on ${where || 'this machine'} (a no-op here): ${machine.message}. The rules bind only through each CLI's own settings.`;
+}
+
+/**
+ * Whether the editor says that IdeA's sandbox replaces the vendor's (bubblewrap, Seatbelt…):
+ * the machine confines, and (an agent's editor) the agent runs a CLI that has one (`profileId`
+ * undefined: the project's editor, said for every such CLI).
+ */
+export function replacesVendorSandbox(machine: SandboxStatus, profileId?: string): string | null {
+  if (machine.state !== 'enforced' && machine.state !== 'degraded') return null;
+  if (profileId !== undefined) {
+    const vendor = VENDOR_SANDBOXES[profileId];
+    return vendor
+      ? `IdeA's sandbox replaces ${vendor}'s own sandbox (bubblewrap): it is turned off in ${vendor}'s settings, since it cannot start inside Landlock.`
+      : null;
+  }
+  return `IdeA's sandbox replaces the vendor's bubblewrap: for Claude Code, Codex and Gemini CLI agents their own sandbox is turned off in their settings, since it cannot start inside Landlock.`;
 }
