@@ -45,6 +45,7 @@ export class PermissionsEditorModel {
   #saved = $state(false);
   #testing = $state(false);
   #testResult = $state.raw<PermissionTestResult | null>(null);
+  #testedTarget = $state('');
   #testError = $state<string | null>(null);
   #denials = $state.raw<Denial[]>([]);
   #gateway: Gateway;
@@ -118,6 +119,11 @@ export class PermissionsEditorModel {
 
   get testResult(): PermissionTestResult | null {
     return this.#testResult;
+  }
+
+  /** The target `testResult` answers for. */
+  get testedTarget(): string {
+    return this.#testedTarget;
   }
 
   get testError(): string | null {
@@ -220,6 +226,7 @@ export class PermissionsEditorModel {
     this.#testError = null;
     try {
       this.#testResult = await this.#gateway.permissions.test(this.root, this.scope, capability, target, this.#draft ?? undefined);
+      this.#testedTarget = target;
     } catch (error) {
       const failed = asGatewayError(error);
       this.#testResult = null;
