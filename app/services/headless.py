@@ -32,7 +32,7 @@ from app.core.domain.agent_session import (
 )
 from app.core.domain.conversation import conversation_id
 from app.core.domain.delegation import AgentCaller, Ticket
-from app.core.domain.denials import denial_from_turn_event
+from app.core.domain.denials import denial_from_turn_event, launch_refused
 from app.core.domain.headless import Protocol, headless_prompt, structured_protocol, structured_spec
 from app.core.domain.profiles import Profile
 from app.core.errors import INTERNAL, NOT_FOUND, SESSION_ERROR, AppError
@@ -140,6 +140,13 @@ class HeadlessTurns:
             session_id = prepared.plan.spawn.session_id
             state.headless[agent_id] = session_id
             held.append(session_id)
+        sandbox = prepared.plan.sandbox
+        if sandbox is not None and sandbox.refused:  # fail-closed (contracts §9.3)
+            self._events.publish(DenialReported(root, agent_id,
+                                                launch_refused(sandbox.status.message)))
+            raise AppError(SESSION_ERROR, f"{entry.name} was not run: its permissions demand "
+                                          "an OS sandbox and none can be applied "
+                                          f"({sandbox.status.message})")
         if token is not None:
             self._credentials.grant(AgentCaller(root, agent_id, entry.name, session_id), token)
         protocol = structured_protocol(prepared.profile)

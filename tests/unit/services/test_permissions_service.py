@@ -7,10 +7,13 @@ import json
 
 import pytest
 
-from app.core.domain.delegation import AgentCaller
+from app.core.domain.agent_session import Final, ToolActivity
+from app.core.domain.delegation import AgentCaller, User
 from app.core.domain.denials import Denial
+from app.core.domain.profiles import Profile, builtin_profiles
 from app.core.errors import AppError
 from app.core.events import DenialReported, SessionStarted
+from tests.unit.fakes import FakeAgentSessions, ScriptedTurn
 from tests.unit.services.world import ROOT, World, world
 
 FILE = f"{ROOT}/.ideai/permissions.json"
@@ -214,3 +217,41 @@ def test_an_unconfined_terminal_s_permission_denied_is_not_a_denial() -> None:
     session = w.s.agents.launch(ROOT, agent, w.leaf(), 80, 24).session_id
     w.host.emit(session, "bash: /etc/shadow: Permission denied\r\n")
     assert w.s.permissions.denials(ROOT, agent) == []
+
+
+GEM = Profile(id="gem", name="Gem CLI", command="gem-cli", structured_adapter="acp")
+
+
+def headless_world(abi: int | None) -> tuple[World, FakeAgentSessions, str]:
+    sessions = FakeAgentSessions([ScriptedTurn(events=[
+        ToolActivity("Write", "permission denied: /home/u/side/x"),
+        Final(text="done", engine_session_id="e1")])])
+    w = world(resolver={"gem-cli": "/usr/bin/gem-cli"}, abi=abi, sessions={"acp": sessions})
+    w.s.profiles.save([*builtin_profiles(), GEM])
+    w.s.projects.create(ROOT, "Demo")
+    w.s.permissions.save(ROOT, DOC)
+    agent = w.s.agents.create(ROOT, "Gem", "# Gem", "gem").entry.agent_id
+    return w, sessions, agent
+
+
+def test_a_headless_turn_runs_through_sandbox_exec_and_its_cli_s_denials_are_kept() -> None:
+    w, sessions, agent = headless_world(abi=7)
+    out = w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.ask", "target": "Gem",
+                                                   "task": "write"})
+    assert out["reply"] == "done"
+    [session] = sessions.started
+    assert session.spec.command[:3] == ("/usr/bin/idea", "sandbox-exec", "--plan")
+    assert "/usr/bin/gem-cli" in session.spec.command
+    [denial] = w.s.permissions.denials(ROOT, agent)
+    assert (denial.source, denial.tool, denial.target) == ("cli", "Write", "/home/u/side/x")
+
+
+def test_a_headless_turn_the_sandbox_must_refuse_is_not_run_and_says_why() -> None:
+    w, sessions, agent = headless_world(abi=None)
+    with pytest.raises(AppError) as err:
+        w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.ask", "target": "Gem",
+                                                 "task": "write"})
+    assert "Gem was not run: its permissions demand an OS sandbox" in err.value.message
+    assert sessions.started == []
+    [denial] = w.s.permissions.denials(ROOT, agent)
+    assert denial.source == "sandbox" and denial.tool == "launch"
