@@ -70,7 +70,7 @@ describe('the project permissions editor', () => {
     await user.click(screen.getByTestId('permissions-add-rule'));
     await user.selectOptions(within(screen.getAllByTestId('permission-rule')[1]).getByTestId('rule-capability'), 'executeBash');
     expect(within(screen.getAllByTestId('permission-rule')[1]).getByTestId('rule-enforcement')).toHaveTextContent('advisory');
-  });
+  }, 15_000);
 
   it('tests a path beside the project (denied by the fallback, the kernel refuses) and one inside (allowed by the rule)', async () => {
     await opened({ '/p': WRITE_PROJECT_ONLY });
@@ -88,7 +88,7 @@ describe('the project permissions editor', () => {
     const command = await test('executeBash', 'git push');
     await waitFor(() => expect(command).toHaveAttribute('data-effect', 'deny'));
     expect(within(command).getByTestId('permissions-test-os')).toHaveTextContent('advisory');
-  });
+  }, 15_000);
 
   it('refuses an invalid glob naming it, keeps the draft and marks the field', async () => {
     const h = await opened({ '/p': WRITE_PROJECT_ONLY });
