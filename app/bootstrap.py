@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from app.adapters.pty import default_host_class
+from app.adapters.sandbox import default_enforcer
+from app.adapters.sandbox.needs import HostCliNeeds
 from app.adapters.stores.filesystem import LocalFileSystem
 from app.adapters.system.clock import SystemClock, Uuid4Ids
 from app.adapters.system.commands import PathCommandResolver, SubprocessProfileDetector
@@ -23,13 +25,16 @@ from app.commands.endpoint_door import CommandDoor, EndpointDoor
 from app.core.domain.scrollback import SCROLLBACK_CHARS
 from app.core.ports import (
     AgentSessions,
+    CliNeedsSource,
     Clock,
     CommandResolver,
     FileSystem,
     IdSource,
     LaunchProjector,
+    PermissionProjector,
     ProfileDetector,
     ProjectDoor,
+    SandboxEnforcer,
     TerminalHost,
     TokenSource,
 )
@@ -37,6 +42,7 @@ from app.core.usecases.agents import CreateAgent, DeleteAgent, ReadPersona, Upda
 from app.core.usecases.edit_layout import EditLayout
 from app.core.usecases.launch_agent import LaunchAgent, LaunchConfig
 from app.core.usecases.open_shell import OpenShell
+from app.core.usecases.permissions import AgentSandboxes
 from app.core.usecases.profiles import DetectProfiles, LoadProfiles, SaveProfiles
 from app.core.usecases.projects import CreateProject, OpenProject
 from app.core.usecases.recent_projects import ListRecentProjects
@@ -55,6 +61,7 @@ from app.services.layouts import LayoutService
 from app.services.open_projects import OpenProjects
 from app.services.orchestrator import OrchestrationConfig, OrchestratorService
 from app.services.profile_swap import ProfileSwapService
+from app.services.permissions import PermissionService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
 from app.services.scheduler import Scheduler, ThreadScheduler
@@ -111,7 +118,9 @@ def structured_sessions() -> dict[str, AgentSessions]:
 
 @dataclass(frozen=True)
 class Adapters:
-    """The ports' implementations; `local()` gives the real ones."""
+    """The ports' implementations; `local()` gives the real ones. The OS sandbox's three
+    (`enforcer`, `cli_needs`, `permissions`) default, when None, to this machine's: the
+    platform's enforcer, `HostCliNeeds` over IdeA's command line, the vendor projections."""
 
     fs: FileSystem
     terminals: TerminalHost
@@ -123,6 +132,9 @@ class Adapters:
     projector: LaunchProjector
     scheduler: Scheduler
     doors: Sequence[DoorFactory] = ()
+    enforcer: SandboxEnforcer | None = None
+    cli_needs: CliNeedsSource | None = None
+    permissions: PermissionProjector | None = None
     #: Structured session adapters by protocol (`acp`, `claude-stream-json`, `codex-exec`).
     sessions: Mapping[str, AgentSessions] = field(default_factory=dict)
 
@@ -135,7 +147,8 @@ class Adapters:
                         resolver=resolver, detector=SubprocessProfileDetector(resolver),
                         clock=SystemClock(), ids=Uuid4Ids(), tokens=SecretTokens(),
                         projector=VendorProjectors(), scheduler=ThreadScheduler(),
-                        doors=local_doors(), sessions=structured_sessions())
+                        doors=local_doors(), sessions=structured_sessions(),
+                        enforcer=default_enforcer(), permissions=VendorProjectors())
 
 
 @dataclass(frozen=True)
@@ -170,8 +183,16 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     load_profiles = LoadProfiles(a.fs, data)
     credentials = Credentials()
     events.subscribe(credentials.on_event)
+    idea_command = config.idea_command or tuple(self_command())
+    enforcer = a.enforcer or default_enforcer()
+    needs = a.cli_needs or HostCliNeeds(idea_command)
+    sandboxes = AgentSandboxes(a.fs, enforcer, needs, a.permissions or VendorProjectors())
     launch = LaunchAgent(a.fs, a.terminals, a.resolver, a.ids, events, a.projector, a.tokens,
-                         LaunchConfig(config.shell, config.idea_command or tuple(self_command())))
+                         LaunchConfig(config.shell, idea_command), sandboxes=sandboxes)
+    permissions = PermissionService(projects, a.fs, enforcer, needs, load_profiles, a.resolver,
+                                    config.shell, a.clock, events)
+    events.subscribe(permissions.on_event)
+    output.tap(permissions.on_output)
     agents = AgentService(projects, keeper, load_profiles, CreateAgent(a.fs, a.ids),
                           UpdateAgent(a.fs), DeleteAgent(a.fs), ReadPersona(a.fs), launch,
                           credentials)
@@ -203,6 +224,7 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
         agents=agents, orchestrator=orchestrator, credentials=credentials,
         conversations=conversations, escalations=escalations, headless=headless,
         swaps=swaps,
+        permissions=permissions,
         profiles=ProfileService(DetectProfiles(a.detector), load_profiles,
                                 SaveProfiles(a.fs, data), LoadSettings(a.fs, data),
                                 MarkFirstRunDone(a.fs, data)),

@@ -241,6 +241,32 @@ class ConversationsApi:
                 "handoff": self._services.conversations.handoff(view.root, conversation)}
 
 
+class PermissionsApi:
+    """``permissions.*``: the project's `permissions.json`, the test box, agents' denials."""
+
+    def __init__(self, services: AppServices) -> None:
+        self._permissions = services.permissions
+
+    @exposed
+    def get(self, root: str) -> dto.Json:
+        return dto.permissions_dto(self._permissions.get(root), sys.platform).wire()
+
+    @exposed
+    def save(self, root: str, document: dto.Json) -> dto.Json:
+        return dict(self._permissions.save(root, document))
+
+    @exposed
+    def test(self, root: str, agent_id: str | None, capability: str, target: str,
+             draft: dto.Json | None = None) -> dto.Json:
+        found = self._permissions.test(root, agent_id or None, str(capability), str(target),
+                                       draft)
+        return dto.permission_test_dto(found).wire()
+
+    @exposed
+    def denials(self, root: str, agent_id: str) -> list[dto.Json]:
+        return [dto.denial_dto(d).wire() for d in self._permissions.denials(root, agent_id)]
+
+
 class TerminalsApi:
     """``terminals.*``: open a shell, attach/detach a view, keystrokes, resize, acks, kill."""
 
@@ -300,4 +326,5 @@ class BridgeApi:
         self.terminals = TerminalsApi(services, ctx)
         self.orchestration = OrchestrationApi(services)
         self.conversations = ConversationsApi(services)
+        self.permissions = PermissionsApi(services)
 

@@ -18,15 +18,18 @@ from pydantic.alias_generators import to_camel
 
 from app.core.domain.access import IpcMatrix
 from app.core.domain.conversation import Turn
+from app.core.domain.denials import Denial
 from app.core.domain.documents import first_error
 from app.core.domain.layout import LayoutDoc
-from app.core.domain.sessions import SessionRecord
+from app.core.domain.sandbox import SandboxStatus
+from app.core.domain.sessions import SessionRecord, SessionSandbox
 from app.core.errors import INVALID, AppError
 from app.core.events import (
     AgentActivityChanged,
     AgentStateChanged,
     DelegationChanged,
     DelegationReady,
+    DenialReported,
     DomainEvent,
     EscalationRaised,
     EscalationResolved,
@@ -39,11 +42,13 @@ from app.core.events import (
 )
 from app.core.usecases.launch_agent import LaunchResult
 from app.core.usecases.open_shell import ShellOpened
+from app.core.usecases.permissions import PermissionTest
 from app.core.usecases.profiles import ProfileDetection
 from app.core.usecases.project_state import Problem
 from app.services.conversations import ConversationSummary
 from app.services.headless import Entry
 from app.services.profile_swap import Swapped
+from app.services.permissions import PermissionsView
 from app.services.terminals import Attached
 from app.services.views import AgentView, ProjectView
 
@@ -104,14 +109,30 @@ class ProblemDTO(Wire):
     message: str
 
 
+class SandboxStatusDTO(Wire):
+    """What the OS sandbox gives: `state` (`enforced|degraded|off|unsupported`), `message`."""
+
+    state: str
+    message: str
+
+
+class SessionSandboxDTO(SandboxStatusDTO):
+    """An agent session's sandbox: the status, `notes` (what binds only through the CLI's
+    settings, or not at all) and `refused` (fail-closed: the CLI was not run)."""
+
+    notes: list[str]
+    refused: bool
+
+
 class SessionDTO(Wire):
-    omit_none = frozenset({"agent_id"})
+    omit_none = frozenset({"agent_id", "sandbox"})
     session_id: str
     kind: Literal["shell", "agent"]
     agent_id: str | None = None
     alive: bool
     exit_code: int | None
     title: str
+    sandbox: SessionSandboxDTO | None = None
 
 
 class AgentDTO(Wire):
@@ -173,7 +194,87 @@ class AppInfoDTO(Wire):
 
 def session_dto(record: SessionRecord) -> SessionDTO:
     return SessionDTO(session_id=record.session_id, kind=record.kind, agent_id=record.agent_id,
-                      alive=record.alive, exit_code=record.exit_code, title=record.title)
+                      alive=record.alive, exit_code=record.exit_code, title=record.title,
+                      sandbox=sandbox_dto(record.sandbox))
+
+
+def status_dto(status: SandboxStatus) -> SandboxStatusDTO:
+    return SandboxStatusDTO(state=status.state, message=status.message)
+
+
+def sandbox_dto(sandbox: SessionSandbox | None) -> SessionSandboxDTO | None:
+    if sandbox is None:
+        return None
+    return SessionSandboxDTO(state=sandbox.status.state, message=sandbox.status.message,
+                             notes=list(sandbox.notes), refused=sandbox.refused)
+
+
+class PermissionsDTO(Wire):
+    """`permissions.get`: the document (None: nothing posed), what this machine's OS sandbox
+    can do, and the platform (`linux`, `darwin`, `win32`)."""
+
+    document: Json | None
+    machine: SandboxStatusDTO
+    platform: str
+
+
+class RuleDTO(Wire):
+    """The rule that decided: its JSON path (`where`), origin, capability, effect and its
+    globs or command patterns (empty: the whole capability)."""
+
+    where: str
+    origin: str
+    capability: str
+    effect: str
+    patterns: list[str]
+
+
+class OsVerdictDTO(Wire):
+    enforced: bool
+    allowed: bool | None
+    message: str
+
+
+class PermissionTestDTO(Wire):
+    """`permissions.test`: the effect, the one-line explanation, the deciding rule (None: the
+    fallback of `origin`), the OS verdict and the sandbox status of the plan judged."""
+
+    effect: str
+    explanation: str
+    origin: str
+    rule: RuleDTO | None
+    os: OsVerdictDTO
+    sandbox: SandboxStatusDTO
+
+
+class DenialDTO(Wire):
+    source: str
+    tool: str
+    target: str
+    message: str
+    at_ms: int
+
+
+def permissions_dto(view: PermissionsView, platform: str) -> PermissionsDTO:
+    return PermissionsDTO(document=dict(view.document) if view.document is not None else None,
+                          machine=status_dto(view.machine), platform=platform)
+
+
+def permission_test_dto(test: PermissionTest) -> PermissionTestDTO:
+    d, rule = test.decision, test.decision.rule
+    return PermissionTestDTO(
+        effect=d.effect, explanation=d.explain(), origin=d.origin,
+        rule=None if rule is None else RuleDTO(where=rule.where, origin=rule.origin,
+                                               capability=rule.capability, effect=rule.effect,
+                                               patterns=list(rule.patterns)),
+        os=OsVerdictDTO(enforced=test.os.enforced, allowed=test.os.allowed,
+                        message=test.os.message),
+        sandbox=status_dto(test.status))
+
+
+def denial_dto(denial: Denial) -> DenialDTO:
+    return DenialDTO(source=denial.source, tool=denial.tool, target=denial.target,
+                     message=denial.message, at_ms=denial.at_ms)
 
 
 def detection_dto(found: ProfileDetection) -> ProfileDetectionDTO:
@@ -354,6 +455,13 @@ class DelegationReadyEvent(Wire):
     line_dirty: bool = False
 
 
+class PermissionDeniedEvent(Wire):
+    type: Literal["permissionDenied"] = "permissionDenied"
+    root: str
+    agent_id: str
+    denial: DenialDTO
+
+
 class SendOutcomeDTO(Wire):
     """One target of `orchestration.send`: its ticket, or the error."""
 
@@ -410,6 +518,9 @@ def event_dto(event: DomainEvent) -> Wire:
             view=event.view, ticket=event.ticket, text=event.text,
             submit_sequence=event.submit_sequence, submit_delay_ms=event.submit_delay_ms,
             line_dirty=event.line_dirty)
+    if isinstance(event, DenialReported):
+        return PermissionDeniedEvent(root=event.root, agent_id=event.agent_id,
+                                     denial=denial_dto(event.denial))
     raise TypeError(f"no wire form for {type(event).__name__}")
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from app.core.domain.activity import Activity
+from app.core.domain.denials import Denial
 from app.core.domain.layout import LayoutDoc
 from app.core.domain.sessions import SessionRecord
 
@@ -150,9 +151,20 @@ class EscalationResolved:
     choice: str | None
 
 
+@dataclass(frozen=True)
+class DenialReported:
+    """Something refused agent `agent_id` of `root` (`denial`: a refused launch, or the CLI's
+    own report of a denied tool call; see `app/core/domain/denials.py`)."""
+
+    root: str
+    agent_id: str
+    denial: Denial
+
+
 DomainEvent = (ProblemRaised | LayoutChanged | SessionStarted | SessionExited | SessionReleased
                | AgentStateChanged | AgentActivityChanged | DelegationChanged | DelegationReady
-               | EscalationRaised | EscalationResolved | HeadlessActivity)
+               | EscalationRaised | EscalationResolved | HeadlessActivity
+               | DenialReported)
 
 def session_of(event: DomainEvent) -> str | None:
     """The session id `event` names, if any: the push pump keeps such an event behind that

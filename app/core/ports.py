@@ -14,8 +14,9 @@ from typing import Any, Literal, Protocol
 from app.core.domain.agent_session import Final, StructuredSpec, TurnEvent
 from app.core.domain.delegation import AgentCaller
 from app.core.domain.launch_plan import Delegation, Projection
+from app.core.domain.permission_rules import EffectivePermissions
 from app.core.domain.profiles import Profile
-from app.core.domain.sandbox import SandboxPlan, SandboxStatus
+from app.core.domain.sandbox import CliNeed, SandboxPlan, SandboxStatus
 from app.core.domain.sessions import SpawnSpec, TerminalChunk
 from app.core.errors import AppError
 from app.core.events import DomainEvent
@@ -334,6 +335,36 @@ class SandboxEnforcer(Protocol):
         """Confine the CALLING process to `plan`, irreversibly (its children inherit it): call
         it only in a process about to exec the CLI (`idea sandbox-exec`). Raises
         `SandboxRefused` when `plan.fail_closed` and this kernel cannot confine."""
+        ...
+
+    def refuses(self, plan: SandboxPlan) -> bool:
+        """Whether `enforce(plan)` would raise `SandboxRefused` on this machine (a
+        fail-closed plan and a kernel that cannot confine). A platform without an OS sandbox
+        never refuses: there the rules bind only through the CLI's own settings."""
+        ...
+
+
+class CliNeedsSource(Protocol):
+    """What an agent's CLI must reach whatever its permissions say (its install, its home,
+    temp dirs, the run dir, the endpoint's folder, IdeA itself): `SandboxContext.cli_needs`."""
+
+    def needs(self, command: str, run_dir: str, endpoint: str | None) -> tuple[CliNeed, ...]:
+        """The needs of `command` (absolute path or name) run from `run_dir` (absolute), the
+        project endpoint at `endpoint` (socket path, None when there is none)."""
+        ...
+
+
+class PermissionProjector(Protocol):
+    """Writes an agent's effective permissions in its CLI's own settings (SPEC C10; vendor
+    formats live in adapters: Claude Code's `permissions`, Codex's `-c` overrides, Gemini's
+    `tools`)."""
+
+    def project_permissions(self, profile: Profile, effective: EffectivePermissions,
+                            sandboxed: bool, run_dir: str,
+                            projection: Projection) -> tuple[Projection, tuple[str, ...]]:
+        """`projection` (the launch's vendor projection so far, files under `run_dir`) with
+        the permissions merged in, and the notes for the user (what the vendor cannot
+        express; that IdeA's sandbox replaces the vendor's own when `sandboxed`)."""
         ...
 
 

@@ -17,6 +17,7 @@ from app.services.layouts import LayoutService
 from app.services.open_projects import OpenProjects
 from app.services.orchestrator import OrchestratorService
 from app.services.profile_swap import ProfileSwapService
+from app.services.permissions import PermissionService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
 from app.services.terminal_bus import TerminalOutputBus
@@ -42,3 +43,4 @@ class AppServices:
     headless: HeadlessTurns
     # hot swap of profiles (issue 10 item 6)
     swaps: ProfileSwapService
+    permissions: PermissionService

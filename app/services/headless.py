@@ -8,8 +8,10 @@ so the agent can itself use IdeA's doors (an ask of its own, a hook). The pair's
 id for this profile (`providers.json`) resumes the vendor's conversation, and the turn's new id
 is stored back. What the turn does — text, tool activity, permission requests (put to the user
 as an escalation), its end — is published as `HeadlessActivity` and kept, bounded, for a window
-that opens later. One turn at a time per agent; while it runs the agent counts as live
-(`ProjectState.headless`), so a terminal launch is refused with `AGENT_ALREADY_RUNNING`.
+that opens later; a tool call the CLI reports refused is also a `DenialReported`. The turn runs
+under the agent's permissions like a terminal launch (the prepared spawn is already wrapped by
+`idea sandbox-exec` when the OS confines it). One turn at a time per agent; while it runs the
+agent counts as live (`ProjectState.headless`), so a terminal launch is refused with `AGENT_ALREADY_RUNNING`.
 """
 
 from __future__ import annotations
@@ -30,10 +32,11 @@ from app.core.domain.agent_session import (
 )
 from app.core.domain.conversation import conversation_id
 from app.core.domain.delegation import AgentCaller, Ticket
+from app.core.domain.denials import denial_from_turn_event, launch_refused
 from app.core.domain.headless import Protocol, headless_prompt, structured_protocol, structured_spec
 from app.core.domain.profiles import Profile
 from app.core.errors import INTERNAL, NOT_FOUND, SESSION_ERROR, AppError
-from app.core.events import HeadlessActivity
+from app.core.events import DenialReported, HeadlessActivity
 from app.core.ports import AgentSession, AgentSessions, EventSink, TokenSource
 from app.core.usecases.launch_agent import LaunchAgent
 from app.core.usecases.profiles import LoadProfiles
@@ -148,6 +151,13 @@ class HeadlessTurns:
             session_id = prepared.plan.spawn.session_id
             state.headless[agent_id] = session_id
             held.append(session_id)
+        sandbox = prepared.plan.sandbox
+        if sandbox is not None and sandbox.refused:  # fail-closed (contracts §9.3)
+            self._events.publish(DenialReported(root, agent_id,
+                                                launch_refused(sandbox.status.message)))
+            raise AppError(SESSION_ERROR, f"{entry.name} was not run: its permissions demand "
+                                          "an OS sandbox and none can be applied "
+                                          f"({sandbox.status.message})")
         if token is not None:
             self._credentials.grant(AgentCaller(root, agent_id, entry.name, session_id), token)
         protocol = structured_protocol(prepared.profile)
@@ -209,6 +219,9 @@ class HeadlessTurns:
         elif isinstance(event, ToolActivity):
             detail = f" {event.detail}" if event.detail else ""
             self._note(root, agent_id, ticket.id, "tool", f"{event.label}{detail}")
+            denial = denial_from_turn_event(event)
+            if denial is not None:  # the CLI refused the tool call (contracts §9.5)
+                self._events.publish(DenialReported(root, agent_id, denial))
         elif isinstance(event, PermissionRequest):
             self._note(root, agent_id, ticket.id, "permission", event.title)
             threading.Thread(target=self._ask_permission,

@@ -39,6 +39,7 @@ from app.core.domain.delegation import (
     parse_command,
     task_file_text,
 )
+from app.core.domain.denials import DENIAL_HOOKS, denial_from_hook
 from app.core.domain.headless import engine_session_id
 from app.core.domain.mailbox import DEFAULT_CAPACITY, Mailbox
 from app.core.domain.sessions import TerminalChunk
@@ -58,6 +59,7 @@ from app.core.events import (
     AgentActivityChanged,
     DelegationChanged,
     DelegationReady,
+    DenialReported,
     DomainEvent,
     SessionExited,
     SessionStarted,
@@ -422,6 +424,11 @@ class OrchestratorService:
         return {"ticket": current.id, **({"late": True} if late and final else {})}
 
     def _hook(self, caller: AgentCaller, hook: Hook) -> dict[str, Any]:
+        if hook.event in DENIAL_HOOKS:  # the CLI reports a refusal: nothing for the turn
+            denial = denial_from_hook(hook.event, hook.payload)
+            if denial is not None:
+                self._events.publish(DenialReported(caller.root, caller.agent_id, denial))
+            return {}
         with self._lock:
             line = self._lines.get((caller.root, caller.agent_id))
             if line is None or line.session_id != caller.session_id:

@@ -82,7 +82,8 @@ def test_the_launch_writes_what_claude_code_reads(launched: tuple[Path, dict[str
     settings = json.loads((run_dir / ".claude" / "idea-settings.json").read_text())
     assert settings["enabledMcpjsonServers"] == ["idea"]
     assert settings["crossSessionInbound"] == "refuse"
-    assert set(settings["hooks"]) == {"SessionStart", "Stop", "StopFailure", "Notification"}
+    assert set(settings["hooks"]) == {"SessionStart", "Stop", "StopFailure", "Notification",
+                                      "PermissionDenied", "PostToolUseFailure"}
     assert os.access(run_dir / "bin" / "idea", os.X_OK)
     assert "## Orchestration" in (run_dir / "CLAUDE.md").read_text()
 

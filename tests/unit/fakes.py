@@ -16,8 +16,10 @@ from app.core.domain.agent_session import (
 )
 from app.core.domain.delegation import AgentCaller
 from app.core.domain.launch_plan import Delegation, PlannedFile, Projection
+from app.core.domain.permission_rules import EffectivePermissions
 from app.core.domain.profiles import Profile
 from app.core.domain.sandbox import (
+    CliNeed,
     SandboxPlan,
     SandboxRefused,
     SandboxStatus,
@@ -478,6 +480,44 @@ class FakeSandboxEnforcer:
         if status.confined:
             self.confined.append(plan)
         return status
+
+    def refuses(self, plan: SandboxPlan) -> bool:
+        return must_refuse(plan, self.status(plan))
+
+
+class FakeCliNeeds:
+    """`CliNeedsSource` giving every CLI the same needs: read on `/usr`, everything on `/tmp`
+    (the run dir is always granted by the compiler); records each call."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str, str | None]] = []
+
+    def needs(self, command: str, run_dir: str, endpoint: str | None) -> tuple[CliNeed, ...]:
+        self.calls.append((command, run_dir, endpoint))
+        return (CliNeed("/usr", frozenset({"read"}), "system programs"),
+                CliNeed("/tmp", frozenset({"read", "write", "delete"}), "temporary files"))
+
+
+class FakePermissionProjector:
+    """`PermissionProjector` that writes the effective rules it got as one JSON file
+    `<run dir>/perms.json` (`{"sandboxed", "rules": [where…]}`) and adds `--perms <file>`;
+    its note says whether it was sandboxed."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, bool]] = []
+
+    def project_permissions(self, profile: Profile, effective: EffectivePermissions,
+                            sandboxed: bool, run_dir: str,
+                            projection: Projection) -> tuple[Projection, tuple[str, ...]]:
+        import json
+
+        self.calls.append((profile.id, sandboxed))
+        path = f"{run_dir}/perms.json"
+        text = json.dumps({"sandboxed": sandboxed, "rules": [r.where for r in effective.rules]})
+        merged = Projection(files=(*projection.files, PlannedFile(path, text)),
+                            args=(*projection.args, "--perms", path), env=dict(projection.env),
+                            mcp=projection.mcp)
+        return merged, (f"{profile.id}: sandboxed={sandboxed}",)
 
 @dataclass
 class ScriptedTurn:

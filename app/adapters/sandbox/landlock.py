@@ -27,6 +27,7 @@ from app.core.domain.sandbox import (
     SandboxPlan,
     SandboxRefused,
     SandboxStatus,
+    must_refuse,
     sandbox_status,
 )
 
@@ -108,6 +109,11 @@ class LandlockEnforcer:
         """What `enforce(plan)` would give on this kernel; restricts nothing."""
         abi, reason = self.abi()
         return sandbox_status(plan, abi, reason)
+
+    def refuses(self, plan: SandboxPlan) -> bool:
+        """Whether `enforce(plan)` would refuse: a fail-closed plan this kernel cannot
+        confine (no Landlock). A ruleset the kernel rejects is only known when enforcing."""
+        return must_refuse(plan, self.status(plan))
 
     def enforce(self, plan: SandboxPlan) -> SandboxStatus:
         """Confine the calling process to `plan`, irreversibly; its children inherit it.

@@ -117,3 +117,17 @@ def _idea(idea_command: Sequence[str] | None) -> list[CliNeed]:
         out.append(CliNeed(posixpath.dirname(os.path.realpath(idea_command[0])), READ,
                            "IdeA's executable"))
     return out
+
+
+class HostCliNeeds:
+    """`CliNeedsSource` on this machine: `cli_needs` with IdeA's own command line
+    (`self_command()`) and the environment `environ` (default `os.environ`, read at each call:
+    `HOME`, `TMPDIR`, `CODEX_HOME`, `PATH`)."""
+
+    def __init__(self, idea_command: Sequence[str],
+                 environ: Mapping[str, str] | None = None) -> None:
+        self._idea, self._environ = tuple(idea_command), environ
+
+    def needs(self, command: str, run_dir: str, endpoint: str | None) -> tuple[CliNeed, ...]:
+        return cli_needs(command, run_dir=run_dir, endpoint=endpoint, environ=self._environ,
+                         idea_command=self._idea)

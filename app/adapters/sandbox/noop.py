@@ -21,3 +21,6 @@ class NoopEnforcer:
 
     def enforce(self, plan: SandboxPlan) -> SandboxStatus:
         return self.status(plan)
+
+    def refuses(self, plan: SandboxPlan) -> bool:
+        return False

@@ -10,8 +10,10 @@ import sys
 from collections.abc import Callable, Mapping
 
 from app.adapters.vendors import claude_code, codex, gemini
+from app.adapters.vendors.permissions import apply_permissions, permissions_for
 from app.adapters.vendors.wrapper import idea_wrapper
 from app.core.domain.launch_plan import Delegation, Projection
+from app.core.domain.permission_rules import EffectivePermissions
 from app.core.domain.profiles import Profile
 
 #: `(profile, delegation, path of the idea wrapper) -> projection`
@@ -38,7 +40,8 @@ def vendor_of(profile: Profile) -> str | None:
 class VendorProjectors:
     """`LaunchProjector`: the `idea` wrapper and environment for every agent, then the
     vendor's own declaration. `environ` (default `os.environ`) gives the PATH the wrapper's
-    folder is put in front of."""
+    folder is put in front of. Also the `PermissionProjector`: the agent's permissions in the
+    vendor's settings (`app/adapters/vendors/permissions.py`)."""
 
     def __init__(self, environ: Mapping[str, str] | None = None,
                  platform: str | None = None) -> None:
@@ -60,3 +63,13 @@ class VendorProjectors:
         own = VENDORS[vendor](profile, delegation, wrapper.path) if vendor else Projection()
         return Projection(files=(wrapper, *own.files), args=own.args, env={**env, **own.env},
                           mcp=own.mcp)
+
+    def project_permissions(self, profile: Profile, effective: EffectivePermissions,
+                            sandboxed: bool, run_dir: str,
+                            projection: Projection) -> tuple[Projection, tuple[str, ...]]:
+        """`projection` with `effective` merged into the vendor's settings (Claude Code's
+        `--settings` file, Codex's `-c` overrides, Gemini's `.gemini/settings.json`), the
+        vendor's own sandbox off when `sandboxed`; and the projection's notes."""
+        vendor = vendor_of(profile)
+        perms = permissions_for(vendor, effective, sandboxed)
+        return apply_permissions(projection, vendor, perms, run_dir), perms.notes

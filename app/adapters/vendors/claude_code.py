@@ -6,9 +6,11 @@ Sources (checked on 2.1.197 and 2.1.332, see docs/adr/003-delegation.md): a proj
 expanded from Claude's environment (so the token never lands on disk); approvals in
 `.claude/settings.local.json` count only in a trusted folder, while `--settings <file>` applies
 everywhere (docs: mcp.md "Project server approvals"); hooks `{"hooks": {Event: [{"matcher",
-"hooks": [{"type": "command", "command"}]}]}}` (docs: hooks.md); `crossSessionInbound: "refuse"`
-turns off Claude's own inbound cross-session messages (2.1.224+, settings-reference.md), so
-IdeA's mailbox stays the one channel.
+"hooks": [{"type": "command", "command"}]}]}}` (docs: hooks.md; `PermissionDenied` and
+`PostToolUseFailure` report refused tool calls, read from the 2.1.332 hook input schemas:
+`{tool_name, tool_input, tool_use_id, reason}` / `{…, error, is_interrupt?}`);
+`crossSessionInbound: "refuse"` turns off Claude's own inbound cross-session messages (2.1.224+,
+settings-reference.md), so IdeA's mailbox stays the one channel.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from app.core.domain.profiles import Profile
 
 #: Claude Code hook event → IdeA's `idea hook` event name.
 HOOKS = {"SessionStart": "session-start", "Stop": "stop", "StopFailure": "stop-failure",
-         "Notification": "notification"}
+         "Notification": "notification", "PermissionDenied": "permission-denied",
+         "PostToolUseFailure": "tool-failure"}
 #: A delegation may wait for a whole turn of another agent: one hour per call, and the MCP
 #: door sends progress while it waits (Claude's idle timeout counts from the last one).
 TOOL_TIMEOUT_MS = 3_600_000

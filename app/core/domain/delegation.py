@@ -138,7 +138,8 @@ class Hook(_Command):
     """`agent.hook`: a vendor hook of the caller's CLI (`payload` = the vendor's JSON)."""
 
     type: Literal["agent.hook"]
-    event: Literal["session-start", "stop", "stop-failure", "notification"]
+    event: Literal["session-start", "stop", "stop-failure", "notification",
+                   "permission-denied", "tool-failure"]
     payload: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -2,7 +2,9 @@
 to spawn. `plan_launch` is pure; `LaunchAgent` gathers its inputs, writes the files and spawns.
 
 Later additions (the MCP declaration, vendor hooks, the sandbox wrapper, the handoff) are more
-entries in `LaunchPlan.files` or changes of `LaunchPlan.spawn`, not more code in the use case.
+entries in `LaunchPlan.files` or changes of `LaunchPlan.spawn`, not more code in the use case:
+the permissions' projection is merged into the `Projection`, the OS sandbox wraps the spawn
+(`AgentSandbox.confine`, `sandbox_launch.py`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass, field
 
 from app.core.domain.convention import compose_convention_file
 from app.core.domain.profiles import AGENT_RUN_DIR, Profile
-from app.core.domain.sessions import SpawnSpec
+from app.core.domain.sessions import SessionSandbox, SpawnSpec
 
 DEFAULT_CONTEXT_NAME = "CONTEXT.md"
 
@@ -77,11 +79,13 @@ class LaunchInputs:
 
 @dataclass(frozen=True)
 class LaunchPlan:
-    """Everything a launch does: create `run_dir`, write `files`, then spawn `spawn`."""
+    """Everything a launch does: create `run_dir`, write `files`, then spawn `spawn`;
+    `sandbox`: how the agent's permissions apply (set by `AgentSandbox.confine`)."""
 
     run_dir: str
     files: tuple[PlannedFile, ...]
     spawn: SpawnSpec
+    sandbox: SessionSandbox | None = None
 
 
 def plan_injection(profile: Profile, run_dir: str) -> Injection:

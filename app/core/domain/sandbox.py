@@ -103,6 +103,14 @@ class SandboxPlan:
         """Paths beneath which `access` is granted."""
         return tuple(g.path for g in self.grants if access in g.access)
 
+    def grant_for(self, access: AccessClass, path: str) -> PathGrant | None:
+        """The deepest grant of `access` covering `path` (absolute, normalised): the path
+        itself or a folder above it; `None` when none does (symbolic links are not
+        followed)."""
+        covering = [g for g in self.grants if access in g.access
+                    and (path == g.path or path.startswith(g.path.rstrip("/") + "/"))]
+        return max(covering, key=lambda g: len(g.path), default=None)
+
     def to_json(self) -> dict[str, Any]:
         """The JSON object of the module doc."""
         return {"version": PLAN_VERSION, "restrict": _ordered(self.restrict),

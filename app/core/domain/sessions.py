@@ -6,8 +6,10 @@ and the rules that decide what happens to a session when the layout changes or i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
+
+from app.core.domain.sandbox import SandboxStatus
 
 SessionKind = Literal["shell", "agent"]
 
@@ -46,12 +48,26 @@ class TerminalChunk:
 
 
 @dataclass(frozen=True)
+class SessionSandbox:
+    """How an agent's session runs with respect to its permissions (SPEC C10): the OS
+    sandbox's `status` (`off` when nothing is posed or nothing is confined), `notes` saying
+    what binds only through the CLI's settings or not at all (the vendor projection's notes,
+    then the plan's advisory lines), and `refused`: the permissions demand an OS sandbox this
+    machine cannot give, so the launcher refuses to run the CLI (exit 126)."""
+
+    status: SandboxStatus
+    notes: tuple[str, ...] = ()
+    refused: bool = False
+
+
+@dataclass(frozen=True)
 class SessionRecord:
     """What a project knows of one of its sessions.
 
     `kind` is `shell` (a plain terminal) or `agent` (then `agent_id` names it); `title` is what
     a cell header or the sessions list shows; `alive` is False once the process ended (then
-    `exit_code` is its code, or None when killed by a signal or unknown).
+    `exit_code` is its code, or None when killed by a signal or unknown); `sandbox`: for an
+    agent, how its permissions apply (None for a shell).
     """
 
     session_id: str
@@ -60,11 +76,11 @@ class SessionRecord:
     agent_id: str | None = None
     alive: bool = True
     exit_code: int | None = None
+    sandbox: SessionSandbox | None = None
 
     def ended(self, exit_code: int | None) -> SessionRecord:
         """This record once the process exited with `exit_code`."""
-        return SessionRecord(self.session_id, self.kind, self.title, self.agent_id, False,
-                             exit_code)
+        return replace(self, alive=False, exit_code=exit_code)
 
 
 @dataclass(frozen=True)

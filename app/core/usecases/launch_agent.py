@@ -38,6 +38,7 @@ from app.core.ports import (
     TerminalHost,
     TokenSource,
 )
+from app.core.usecases.permissions import AgentSandboxes
 from app.core.usecases.project_files import (
     persona_path,
     require_layouts,
@@ -85,10 +86,11 @@ class LaunchAgent:
 
     def __init__(self, fs: FileSystem, terminals: TerminalHost, resolver: CommandResolver,
                  ids: IdSource, events: EventSink, projector: LaunchProjector,
-                 tokens: TokenSource, config: LaunchConfig) -> None:
+                 tokens: TokenSource, config: LaunchConfig, *,
+                 sandboxes: AgentSandboxes) -> None:
         self._fs, self._terminals, self._resolver = fs, terminals, resolver
         self._ids, self._events, self._projector = ids, events, projector
-        self._tokens, self._config = tokens, config
+        self._tokens, self._config, self._sandboxes = tokens, config, sandboxes
 
     def execute(self, project: ProjectState, agent_id: str, node_id: str | None, cols: int,
                 rows: int, profiles: Sequence[Profile]) -> LaunchResult:
@@ -98,11 +100,14 @@ class LaunchAgent:
         A live session on the same cell, or one shown in no cell, is re-attached. Otherwise the
         launch plan (`plan_launch`) is carried out: `.ideai/run/<agent-id>/` gets its files and
         the CLI is spawned (size `cols` x `rows`); when the project has an endpoint the agent
-        gets a fresh token and the means to reach IdeA (`LaunchProjector`). Publishes
+        gets a fresh token and the means to reach IdeA (`LaunchProjector`). Its permissions
+        (contracts §9.3) go into its CLI's settings and, when the OS confines them, the CLI runs
+        through `idea sandbox-exec` (`AgentSandboxes`); the record keeps the status. Publishes
         `SessionStarted`, `AgentStateChanged(running)` and `LayoutChanged`. Raises
         `AGENT_ALREADY_RUNNING` (details `{nodeId, sessionId, agentId}`), `COMMAND_NOT_FOUND`
         ("command not found: <cmd>"), `NOT_FOUND` (agent or cell), `INVALID` (unknown
-        profile), `CORRUPT_FILE`, `NOT_WRITABLE`.
+        profile), `CORRUPT_FILE` (also an unreadable `permissions.json`: never run
+        unconfined), `NOT_WRITABLE`.
         """
         agent = require_manifest(project).get(agent_id)
         doc = require_layouts(project)
@@ -120,7 +125,7 @@ class LaunchAgent:
         token = self._tokens.new_token() if project.endpoint is not None else None
         plan = self.prepare(project, agent_id, profiles, token, cols, rows).plan
         session_id = self._terminals.spawn(plan.spawn)
-        record = SessionRecord(session_id, "agent", agent.name, agent_id)
+        record = SessionRecord(session_id, "agent", agent.name, agent_id, sandbox=plan.sandbox)
         project.sessions[session_id] = record
         try:
             layouts = doc if node_id is None else show_in_cell(self._fs, project, node_id,
@@ -183,6 +188,8 @@ class LaunchAgent:
             raise AppError(COMMAND_NOT_FOUND, f"command not found: {command or '$SHELL'}",
                            {"command": command})
         run_dir = project.path("run", agent.agent_id)
+        sandbox = self._sandboxes.prepare(project.root, agent.agent_id, resolved, run_dir,
+                                          project.endpoint)
         projection, orchestration, delegation = Projection(), None, None
         if project.endpoint is not None and token is not None:
             delegation = Delegation(endpoint=project.endpoint, agent_id=agent.agent_id,
@@ -192,11 +199,13 @@ class LaunchAgent:
             others = [a.name for a in require_manifest(project).agents
                       if a.agent_id != agent.agent_id]
             orchestration = orchestration_section(agent.name, others, projection.mcp)
+        projection, notes = self._sandboxes.project(profile, sandbox, projection)
         plan = plan_launch(project_root=project.root, run_dir=run_dir, agent_id=agent.agent_id,
                            profile=profile, command=resolved,
                            inputs=self._inputs(project, agent, orchestration), cols=cols,
                            rows=rows, session_id=self._ids.new_id(), projection=projection)
-        return Prepared(profile, plan, delegation)
+        return Prepared(profile, sandbox.confine(plan, self._config.idea_command, notes),
+                        delegation)
 
     def _inputs(self, project: ProjectState, agent: AgentEntry,
                 orchestration: str | None) -> LaunchInputs:

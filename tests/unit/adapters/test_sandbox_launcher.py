@@ -119,3 +119,4 @@ def test_default_enforcer_by_platform() -> None:
     assert noop.status(PLAN).state == "unsupported" and noop.enforce(PLAN).state == "unsupported"
     assert "no OS sandbox on darwin" in noop.enforce(PLAN).message
     assert noop.status(None).state == "off"
+    assert not noop.refuses(PLAN)  # nothing to fail against: the CLI's settings bind

@@ -177,3 +177,41 @@ def test_cli_needs_cover_system_devices_temps_home_and_endpoint(tmp_path) -> Non
     assert needs["/run/user/1/idea"].access == {"read"}
     assert str(tmp_path / "node_modules") in needs
     assert all(path.startswith("/") for path in needs)
+
+
+def test_the_permission_projector_port_merges_into_the_launch_and_returns_the_notes() -> None:
+    projectors = VendorProjectors(environ={"PATH": "/bin"})
+    claude = next(p for p in builtin_profiles() if p.id == "claude-code")
+    shell = next(p for p in builtin_profiles() if p.id == "shell")
+    effective = eff([rule("write", "allow", "**")], "deny")
+    merged, notes = projectors.project_permissions(claude, effective, True, RUN, Projection())
+    settings = json.loads(merged.files[0].text)
+    assert settings["sandbox"] == {"enabled": False}
+    assert merged.args == ("--settings", f"{RUN}/.claude/idea-settings.json")
+    assert any("IdeA's OS sandbox (Landlock) confines this agent" in n for n in notes)
+    plain, shell_notes = projectors.project_permissions(shell, effective, True, RUN, Projection())
+    assert plain == Projection()
+    assert shell_notes == ("this CLI has no settings IdeA can write: the permissions bind only "
+                           "through the OS sandbox",)
+
+
+def test_claude_reports_its_denials_through_idea_hooks() -> None:
+    profile = next(p for p in builtin_profiles() if p.id == "claude-code")
+    delegation = Delegation(endpoint="/run/x.sock", agent_id="a1", token="t",
+                            idea_command=("/py", "-m", "app"), run_dir=RUN)
+    out = VendorProjectors(environ={"PATH": "/bin"}).project(profile, delegation)
+    settings = json.loads(next(f.text for f in out.files if f.path.endswith("settings.json")))
+    hooks = settings["hooks"]
+    assert hooks["PermissionDenied"][0]["hooks"][0]["command"].endswith(
+        "bin/idea hook permission-denied")
+    assert hooks["PostToolUseFailure"][0]["hooks"][0]["command"].endswith(
+        "bin/idea hook tool-failure")
+
+
+def test_host_cli_needs_is_cli_needs_with_ideas_command(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from app.adapters.sandbox.needs import HostCliNeeds
+
+    env = {"HOME": str(tmp_path), "PATH": "/bin"}
+    needs = HostCliNeeds(("/opt/idea/idea",), env).needs("/bin/sh", str(tmp_path / "run"), None)
+    assert needs == cli_needs("/bin/sh", run_dir=str(tmp_path / "run"), environ=env,
+                              idea_command=("/opt/idea/idea",))

@@ -58,3 +58,52 @@ def test_input_forms_are_validated_with_the_field_named() -> None:
     with pytest.raises(AppError) as err:
         parse(AgentForm, {"name": 3, "profileId": "shell"}, "agent")
     assert err.value.code == "INVALID" and err.value.message.startswith("agent.name: ")
+
+
+def test_an_agent_session_carries_its_sandbox_and_denials_are_pushed() -> None:
+    from app.bridge.dto import denial_dto
+    from app.core.domain.denials import Denial
+    from app.core.domain.sandbox import SandboxStatus
+    from app.core.domain.sessions import SessionSandbox
+    from app.core.events import DenialReported
+
+    sandbox = SessionSandbox(SandboxStatus("degraded", "Landlock ABI 2: …"), ("note",), False)
+    agent = SessionRecord("s3", "agent", "Main", "a1", sandbox=sandbox)
+    assert session_dto(agent).wire()["sandbox"] == {
+        "state": "degraded", "message": "Landlock ABI 2: …", "notes": ["note"], "refused": False}
+    assert "sandbox" not in session_dto(SHELL).wire()
+    assert session_dto(agent.ended(0)).wire()["sandbox"]["state"] == "degraded"
+    denial = Denial("cli", "Write", "/x", "EACCES", 5)
+    assert denial_dto(denial).wire() == {"source": "cli", "tool": "Write", "target": "/x",
+                                         "message": "EACCES", "atMs": 5}
+    assert event_dto(DenialReported("/p", "a1", denial)).wire() == {
+        "type": "permissionDenied", "root": "/p", "agentId": "a1",
+        "denial": {"source": "cli", "tool": "Write", "target": "/x", "message": "EACCES",
+                   "atMs": 5}}
+
+
+def test_a_permission_test_on_the_wire() -> None:
+    from app.bridge.dto import permission_test_dto
+    from app.core.domain.permission_rules import decide, resolve_permissions
+    from app.core.domain.permissions import PermissionsDoc
+    from app.core.domain.sandbox import SandboxStatus
+    from app.core.usecases.permissions import OsVerdict, PermissionTest
+
+    doc = PermissionsDoc.from_json({"version": 1, "projectDefaults": {"rules": [
+        {"capability": "write", "effect": "allow", "paths": ["src/**"]}], "fallback": "deny"}})
+    effective = resolve_permissions(doc, "a1", "/p")
+    assert effective is not None
+    found = PermissionTest(decide(effective, "write", "src/x"),
+                           OsVerdict(True, True, "the kernel allows it"),
+                           SandboxStatus("enforced", "Landlock ABI 7"))
+    assert permission_test_dto(found).wire() == {
+        "effect": "allow",
+        "explanation": "allow — write allow src/** (project rule projectDefaults.rules[0])",
+        "origin": "project",
+        "rule": {"where": "projectDefaults.rules[0]", "origin": "project", "capability": "write",
+                 "effect": "allow", "patterns": ["src/**"]},
+        "os": {"enforced": True, "allowed": True, "message": "the kernel allows it"},
+        "sandbox": {"state": "enforced", "message": "Landlock ABI 7"}}
+    fallback = PermissionTest(decide(effective, "write", "/q"), OsVerdict(False, None, "n"),
+                              SandboxStatus("off", ""))
+    assert permission_test_dto(fallback).wire()["rule"] is None

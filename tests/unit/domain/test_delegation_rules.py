@@ -37,8 +37,9 @@ def test_commands_are_validated_with_the_field_named() -> None:
             {"type": "agent.ask", "target": "", "task": "x"},
         "command.extra: extra inputs are not permitted":
             {"type": "agent.list", "extra": 1},
-        "command.event: input should be 'session-start', 'stop', 'stop-failure' or "
-        "'notification'": {"type": "agent.hook", "event": "boom"},
+        "command.event: input should be 'session-start', 'stop', 'stop-failure', "
+        "'notification', 'permission-denied' or 'tool-failure'":
+            {"type": "agent.hook", "event": "boom"},
     }
     for message, command in cases.items():
         with pytest.raises(AppError) as err:

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.bootstrap import Adapters, Config, Container, build
 from app.core.domain.sessions import TerminalChunk
 from app.core.events import DomainEvent
+from app.core.ports import AgentSessions
 from tests.unit.fakes import (
+    FakeCliNeeds,
     FakeClock,
     FakeDetector,
     FakeFileSystem,
+    FakePermissionProjector,
     FakeProjector,
     FakeResolver,
+    FakeSandboxEnforcer,
     FakeTerminalHost,
     ManualScheduler,
     SequentialIds,
@@ -59,7 +64,10 @@ class World:
         return layouts.active.root.id
 
 
-def world(resolver: dict[str, str] | None = None) -> World:
+def world(resolver: dict[str, str] | None = None, abi: int | None = 7,
+          sessions: Mapping[str, AgentSessions] | None = None) -> World:
+    """The services over fakes; `abi`: the pretend kernel's Landlock ABI (None: none);
+    `sessions`: structured session adapters by protocol (headless turns)."""
     fs = FakeFileSystem(dirs={ROOT, OTHER, DATA})
     host = FakeTerminalHost()
     installed = {"/bin/bash": "/bin/bash", **(resolver or {})}
@@ -67,7 +75,9 @@ def world(resolver: dict[str, str] | None = None) -> World:
     adapters = Adapters(fs=fs, terminals=host, resolver=FakeResolver(installed),
                         detector=FakeDetector(), clock=FakeClock(), ids=SequentialIds(),
                         tokens=SequentialTokens(), projector=FakeProjector(),
-                        scheduler=scheduler)
+                        scheduler=scheduler, enforcer=FakeSandboxEnforcer(abi),
+                        cli_needs=FakeCliNeeds(), permissions=FakePermissionProjector(),
+                        sessions=dict(sessions or {}))
     container = build(Config(data_dir=DATA, shell="/bin/bash", scrollback_chars=1000,
                              idea_command=("/usr/bin/idea",)), adapters)
     timeline = Timeline()

@@ -4,18 +4,23 @@ import pytest
 
 from app.core.domain.layout_nodes import find_leaf
 from app.core.domain.profiles import builtin_profiles
-from app.core.domain.sessions import SessionRecord
+from app.core.domain.sandbox_launch import NOTHING_POSED
+from app.core.domain.sessions import SessionRecord, SessionSandbox
 from app.core.errors import AppError
 from app.core.events import AgentStateChanged, LayoutChanged, SessionStarted
 from app.core.usecases.agents import UpdateAgent
 from app.core.usecases.launch_agent import LaunchAgent, LaunchConfig
+from app.core.usecases.permissions import AgentSandboxes
 from app.core.usecases.project_state import ProjectState, mark_exited
 from tests.unit import samples
 from tests.unit.fakes import (
+    FakeCliNeeds,
     FakeEventSink,
     FakeFileSystem,
+    FakePermissionProjector,
     FakeProjector,
     FakeResolver,
+    FakeSandboxEnforcer,
     FakeTerminalHost,
     SequentialIds,
     SequentialTokens,
@@ -26,6 +31,12 @@ PROFILES = builtin_profiles()
 CONFIG = LaunchConfig(shell="/bin/sh", idea_command=("/opt/idea/idea",))
 NEIGHBOUR = "b9251e74-3bd5-43ee-90e5-e6bb87faab38"
 RUN = f"{ROOT}/.ideai/run/{samples.MAIN_ID}"
+UNPOSED = SessionSandbox(NOTHING_POSED)
+
+
+def sandboxes(fs: FakeFileSystem, abi: int | None = 7) -> AgentSandboxes:
+    """The permissions of a launch over fakes: a kernel with Landlock `abi`."""
+    return AgentSandboxes(fs, FakeSandboxEnforcer(abi), FakeCliNeeds(), FakePermissionProjector())
 
 
 def _setup() -> tuple[FakeFileSystem, SequentialIds, ProjectState, FakeTerminalHost,
@@ -34,7 +45,7 @@ def _setup() -> tuple[FakeFileSystem, SequentialIds, ProjectState, FakeTerminalH
     pty = FakeTerminalHost()
     resolver = FakeResolver({"claude": "/usr/bin/claude", "aider": "/usr/bin/aider"})
     launch = LaunchAgent(fs, pty, resolver, ids, FakeEventSink(), FakeProjector(),
-                         SequentialTokens(), CONFIG)
+                         SequentialTokens(), CONFIG, sandboxes=sandboxes(fs))
     return fs, ids, state, pty, launch
 
 
@@ -49,7 +60,7 @@ def test_launch_writes_convention_file_and_spawns_in_run_dir() -> None:
     assert "## Project root" in text and "Projet de démonstration." in text
     assert "# Main — orchestrator" in text and "## Skills" not in text
     assert state.live_agent(samples.MAIN_ID) == SessionRecord(result.session_id, "agent", "Main",
-                                                              samples.MAIN_ID)
+                                                              samples.MAIN_ID, sandbox=UNPOSED)
     assert state.layouts is not None and result.layouts == state.layouts
     leaf = find_leaf(state.layouts.active.root, samples.MAIN_LEAF)
     assert leaf is not None and leaf.session == result.session_id
@@ -107,7 +118,7 @@ def test_missing_command_is_command_not_found_and_creates_nothing() -> None:
     fs, ids, state = original_project()
     pty = FakeTerminalHost()
     launch = LaunchAgent(fs, pty, FakeResolver({}), ids, FakeEventSink(), FakeProjector(),
-                         SequentialTokens(), CONFIG)
+                         SequentialTokens(), CONFIG, sandboxes=sandboxes(fs))
     with pytest.raises(AppError) as err:
         launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
     assert err.value.code == "COMMAND_NOT_FOUND"
@@ -139,9 +150,9 @@ def test_launch_publishes_started_running_and_the_layout_in_that_order() -> None
     fs, ids, state = original_project()
     events = FakeEventSink()
     launch = LaunchAgent(fs, FakeTerminalHost(), FakeResolver({"claude": "/usr/bin/claude"}),
-                         ids, events, FakeProjector(), SequentialTokens(), CONFIG)
+                         ids, events, FakeProjector(), SequentialTokens(), CONFIG, sandboxes=sandboxes(fs))
     result = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
-    record = SessionRecord(result.session_id, "agent", "Main", samples.MAIN_ID)
+    record = SessionRecord(result.session_id, "agent", "Main", samples.MAIN_ID, sandbox=UNPOSED)
     assert events.events == [
         SessionStarted(ROOT, record),
         AgentStateChanged(ROOT, samples.MAIN_ID, "running", result.session_id),
@@ -157,7 +168,7 @@ def test_with_an_endpoint_the_agent_gets_a_token_the_projection_and_the_orchestr
     state.endpoint = "/run/idea/p.sock"
     projector, pty = FakeProjector(), FakeTerminalHost()
     launch = LaunchAgent(fs, pty, FakeResolver({"claude": "/usr/bin/claude"}), ids,
-                         FakeEventSink(), projector, SequentialTokens(), CONFIG)
+                         FakeEventSink(), projector, SequentialTokens(), CONFIG, sandboxes=sandboxes(fs))
     result = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
     assert result.token == "token-1"
     [(profile_id, delegation)] = projector.calls

@@ -32,3 +32,39 @@ def test_corrupt_file_names_the_field_and_is_not_written() -> None:
     assert err.value.code == "CORRUPT_FILE"
     assert err.value.message == f"{FILE}: projectDefaults.rules[0].effect: field required"
     assert fs.writes == []
+
+
+def test_os_verdict_in_words() -> None:
+    from app.core.domain.sandbox import PathGrant, SandboxPlan, SandboxStatus, access_set
+    from app.core.usecases.permissions import os_verdict
+
+    plan = SandboxPlan(restrict=access_set(["write"]), fail_closed=True, grants=(
+        PathGrant(ROOT, access_set(["read", "write"]), "write allow **"),
+        PathGrant(f"{ROOT}/.ideai/run/a1", access_set(["read", "write", "delete"]),
+                  "the agent's run dir")))
+    on = SandboxStatus("enforced", "Landlock ABI 7")
+    deepest = os_verdict(plan, on, "write", ROOT, ".ideai/run/a1/x")
+    assert deepest.allowed and "the agent's run dir" in deepest.message
+    assert os_verdict(plan, on, "write", ROOT, "../proj-other/x").allowed is False
+    assert os_verdict(plan, on, "write", ROOT, "/home/u/project2/x").allowed is False
+    assert not os_verdict(plan, on, "delete", ROOT, "x").enforced
+    assert not os_verdict(None, on, "write", ROOT, "x").enforced
+    off = SandboxStatus("unsupported", "no Landlock")
+    refused = os_verdict(plan, off, "write", ROOT, "x", refused=True)
+    assert not refused.enforced and refused.message == ("not enforced on this machine: no "
+                                                        "Landlock — a launch is refused "
+                                                        "(fail-closed)")
+    assert os_verdict(plan, off, "write", ROOT, "x").message.endswith("no Landlock")
+    project = os_verdict(plan, on, "write", ROOT, "/elsewhere", with_cli=False)
+    assert "an agent's CLI also gets its own folders" in project.message
+
+
+def test_save_creates_the_ideai_folder_and_writes_the_canonical_form() -> None:
+    from app.core.usecases.permissions import save_permissions
+
+    fs = FakeFileSystem(dirs={ROOT})
+    doc = save_permissions(fs, ROOT, {"projectDefaults": {"fallback": "ask"}})
+    assert doc.version == 1
+    assert json.loads(fs.files[FILE]) == {"version": 1, "projectDefaults": {
+        "rules": [], "fallback": "ask"}}
+    assert fs.files[FILE].endswith("\n")

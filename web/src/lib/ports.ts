@@ -164,6 +164,29 @@ export interface AgentInput {
 export type SessionKind = 'shell' | 'agent';
 
 /**
+ * What the OS sandbox gives (docs/contracts.md §9): `enforced` (Landlock confines the file
+ * rules), `degraded` (confined, but this kernel lacks something: `message` says what), `off`
+ * (nothing posed, or no file class confined), `unsupported` (no OS sandbox here: the rules bind
+ * only through the CLI's own settings).
+ */
+export type SandboxState = 'enforced' | 'degraded' | 'off' | 'unsupported';
+
+export interface SandboxStatus {
+  state: SandboxState;
+  message: string;
+}
+
+/**
+ * An agent session's sandbox: the status, `notes` (what binds only through the CLI's settings,
+ * or not at all), `refused` (fail-closed: the permissions demand an OS sandbox this machine
+ * cannot give, so the CLI was not run).
+ */
+export interface SessionSandbox extends SandboxStatus {
+  notes: string[];
+  refused: boolean;
+}
+
+/**
  * A PTY session the backend holds for a project: running, or ended but still shown in some
  * cell. A session in no cell ("detached") is listed too; the UI offers to show it again.
  */
@@ -176,6 +199,8 @@ export interface SessionDTO {
   exitCode: number | null;
   /** What to call it in the UI ("Show <title>"). */
   title: string;
+  /** For an agent: how its permissions apply (absent for a shell). */
+  sandbox?: SessionSandbox;
 }
 
 export interface ProjectDTO {
@@ -288,6 +313,63 @@ export interface Escalation {
   task?: string | null;
 }
 
+/** `permissions.json` (docs/contracts.md §1, §9): capabilities, effects, rules, policies. */
+export const CAPABILITIES = ['read', 'write', 'delete', 'executeBash'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+export const EFFECTS = ['allow', 'ask', 'deny'] as const;
+export type Effect = (typeof EFFECTS)[number];
+
+/** One rule: file capabilities take `paths` (project-relative globs), `executeBash` `commands`. Unknown keys are kept. */
+export interface PermissionRule {
+  capability: Capability;
+  effect: Effect;
+  paths?: string[];
+  commands?: string[];
+  [extra: string]: unknown;
+}
+
+export interface PermissionPolicy {
+  rules: PermissionRule[];
+  fallback: Effect;
+  [extra: string]: unknown;
+}
+
+/** The whole `.ideai/permissions.json`: project defaults and per-agent overrides (by agent id). */
+export interface PermissionsDoc {
+  version: number;
+  projectDefaults: PermissionPolicy;
+  agents?: Record<string, PermissionPolicy>;
+  [extra: string]: unknown;
+}
+
+/** `permissions.get`: the document (`null`: nothing posed), what this machine's OS sandbox can do, the platform. */
+export interface PermissionsInfo {
+  document: PermissionsDoc | null;
+  machine: SandboxStatus;
+  platform: string;
+}
+
+/** `permissions.test`: the decision, the rule that made it (`null`: the fallback of `origin`), and what the OS does. */
+export interface PermissionTestResult {
+  effect: Effect;
+  /** One line: `deny — write deny secrets/** (project rule projectDefaults.rules[2])`. */
+  explanation: string;
+  origin: 'project' | 'agent';
+  rule: { where: string; origin: 'project' | 'agent'; capability: Capability; effect: Effect; patterns: string[] } | null;
+  /** `enforced`: the kernel decides this access at the agent's launch (`allowed` then says how). */
+  os: { enforced: boolean; allowed: boolean | null; message: string };
+  sandbox: SandboxStatus;
+}
+
+/** A refusal IdeA knows of for an agent: its launch refused by the sandbox, or the CLI's own report. */
+export interface Denial {
+  source: 'sandbox' | 'cli';
+  tool: string;
+  target: string;
+  message: string;
+  atMs: number;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Pushes (Python → JS)
 
@@ -362,7 +444,9 @@ export type PushEvent =
   | ({ type: 'escalation' } & Escalation)
   /** The question was answered (here or in another window); `choice` null = withdrawn (its agent went away). */
   | { type: 'escalationResolved'; root: string; ticket: string; choice: string | null }
-  | ({ type: 'headlessActivity' } & HeadlessEntry);
+  | ({ type: 'headlessActivity' } & HeadlessEntry)
+  /** Something refused the agent (its launch, or a tool call its CLI reported). */
+  | { type: 'permissionDenied'; root: string; agentId: string; denial: Denial };
 
 /** What an agent's headless turn did (`headlessActivity`, `orchestration.transcript`). */
 export type HeadlessKind = 'started' | 'text' | 'tool' | 'permission' | 'rateLimited' | 'final' | 'error';
@@ -588,6 +672,24 @@ export interface ConversationsGateway {
   read(root: string, conversationId: string): Promise<ConversationDTO>;
 }
 
+export interface PermissionsGateway {
+  /** The project's permissions; `CORRUPT_FILE` (details.field) when the file cannot be read. */
+  get(root: string): Promise<PermissionsInfo>;
+  /**
+   * Writes the whole document (unknown keys kept); answers it as written. `INVALID` names the
+   * field (`details.field`, e.g. `projectDefaults.rules[1].paths[0]`); `CORRUPT_FILE` when the
+   * file on disk cannot be read (it is never overwritten).
+   */
+  save(root: string, document: PermissionsDoc): Promise<PermissionsDoc>;
+  /**
+   * Decides `capability` on `target` (a path, or a command line for `executeBash`) for agent
+   * `agentId` (`null`: the project defaults), under `draft` (unsaved) or the saved file.
+   */
+  test(root: string, agentId: string | null, capability: Capability, target: string, draft?: PermissionsDoc): Promise<PermissionTestResult>;
+  /** The agent's recent denials, newest first. */
+  denials(root: string, agentId: string): Promise<Denial[]>;
+}
+
 export interface Gateway {
   /** `pywebview` in the desktop window, `mock` in tests and a plain browser. */
   readonly kind: 'pywebview' | 'mock';
@@ -599,6 +701,7 @@ export interface Gateway {
   readonly terminals: TerminalsGateway;
   readonly orchestration: OrchestrationGateway;
   readonly conversations: ConversationsGateway;
+  readonly permissions: PermissionsGateway;
   /** Subscribes to pushes; batches received before the first subscriber are replayed to it. */
   onPush(handler: PushHandler): Unsubscribe;
 }

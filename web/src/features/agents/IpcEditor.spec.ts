@@ -73,7 +73,7 @@ describe('the access matrix editor', () => {
     await waitFor(() => expect(screen.queryByTestId('ipc-editor')).not.toBeInTheDocument());
     expect(h.gateway.callsOf('agents.setIpc')).toEqual([['/p', 'a2', { receivesFrom: ['human'], signals: ['SPAWN', 'RETURN'] }]]);
     expect(within(card('a2')).getByTestId('agent-ipc')).toHaveTextContent('from: human · signals: SPAWN, RETURN');
-  });
+  }, 15_000);
 
   it('shows a declared matrix ticked, and "Unrestricted" removes it', async () => {
     const h = await panel({ a2: { sendsTo: ['Alpha'], zoneAccess: [] } });

@@ -20,6 +20,7 @@ import {
   type SwapResult,
 } from '../../lib/ports';
 import { EscalationQueue } from '../orchestration/escalations.svelte';
+import { TabPermissions } from '../permissions/tab-permissions.svelte';
 
 /** How long a delegation that ended stays visible (arrows, card) before it drops out. */
 export const ENDED_DELEGATION_MS = 4000;
@@ -55,6 +56,8 @@ export class ProjectTab {
   readonly root: string;
   /** Questions of this project's agents waiting for the user's decision. */
   readonly escalations: EscalationQueue;
+  /** The permissions editor shown, and the denials heard per agent. */
+  readonly permissions = new TabPermissions();
   #name = $state('');
   #agents = $state.raw<AgentDTO[]>([]);
   #layouts = $state.raw<LayoutDoc | null>(null);

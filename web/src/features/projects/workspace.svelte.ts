@@ -312,6 +312,13 @@ export class Workspace {
         case 'escalation':
           this.#escalation(tab, event);
           break;
+        case 'permissionDenied':
+          tab.permissions.denied(event.agentId);
+          if (event.denial.source === 'sandbox') {
+            const message = `${tab.agentName(event.agentId) ?? 'An agent'} was not run: ${event.denial.message}`;
+            this.toasts.show({ message, tone: 'error', root: tab.root, agentId: event.agentId });
+          }
+          break;
         case 'headlessActivity':
           tab.headlessActivity(event);
           break;

@@ -11,6 +11,7 @@ import {
   type ConversationSummary,
   type DelegationDTO,
   type DelegationKind,
+  type Denial,
   type Escalation,
   type HeadlessEntry,
   type HeadlessKind,
@@ -20,6 +21,9 @@ import {
   type LayoutNode,
   type LayoutOp,
   type LeafNode,
+  type PermissionsDoc,
+  type PermissionsInfo,
+  type PermissionTestResult,
   type Problem,
   type Profile,
   type ProfileDetection,
@@ -36,9 +40,11 @@ import {
 } from '../ports';
 import { forbiddenBy, normalizeMatrix } from './mock-access';
 import { MockConversations, USER_PARTY, type MockConversationSeed } from './mock-conversations';
+import { MockPermissions, type MockPermissionsSeed } from './mock-permissions';
 import type { BridgeApi, BridgeReply } from './pywebview';
 
 export type { MockConversationSeed, MockTurnSeed } from './mock-conversations';
+export type { MockPermissionsSeed } from './mock-permissions';
 
 /**
  * The in-memory stand-in for the Python side (used by component tests and by `vite dev` in a
@@ -60,6 +66,10 @@ export type { MockConversationSeed, MockTurnSeed } from './mock-conversations';
  * the scrollback once the reported human line is clean (`orchestration.humanLine`). Writes
  * carrying a ticket are recorded as such. Turns end through `finishTurn` (tests), after
  * `autoReplyMs` from delivery (the demo), or with the session (NO_REPLY).
+ *
+ * Permissions (docs/contracts.md §9, `mock-permissions.ts`): one `permissions.json` per project
+ * (seeded, or `'corrupt'`), validated and decided like the Python side; a launched agent's
+ * session carries the sandbox its permissions get; `reportDenial` plays a denial push.
  *
  * Conversations, packets, the access matrix, escalation (docs/contracts.md §8): each turn's
  * prompt and response go into the pair's log (`conversations.list|read`); `reply` plays an
@@ -105,6 +115,10 @@ export interface MockOptions {
   conversations?: MockConversationSeed[];
   /** Access matrices declared in the agents' personas, by agent id. */
   ipc?: Record<string, IpcMatrix>;
+  /** `permissions.json` by project root (`'corrupt'`: a file that does not parse). */
+  permissions?: Record<string, MockPermissionsSeed>;
+  /** `app.info().platform` and what the pretend OS sandbox can do (`linux`: Landlock ABI 7). */
+  platform?: string;
 }
 
 /** What an agent's `idea_reply` carries (docs/contracts.md §8.2), as `MockBackend.reply` takes it. */
@@ -183,6 +197,7 @@ export class MockBackend {
   /** Every `orchestration.decide` that found its question, in order. */
   readonly decisions: { ticket: string; choice: string }[] = [];
   #ipc = new Map<string, IpcMatrix>();
+  readonly permissions: MockPermissions;
 
   /** `deliver` receives the pushes, as `window.__ideaPush` would. */
   constructor(options: MockOptions, deliver: (batch: PushBatch) => void) {
@@ -200,10 +215,13 @@ export class MockBackend {
       autoReplyMs: null,
       conversations: [],
       ipc: {},
+      permissions: {},
+      platform: 'linux',
       // An option given as `undefined` keeps its default.
       ...(Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as MockOptions),
     };
     this.conversations = new MockConversations();
+    this.permissions = new MockPermissions(this.#options.permissions, this.#options.platform);
     for (const seed of this.#options.conversations) this.conversations.seed(structuredClone(seed));
     for (const [agentId, matrix] of Object.entries(this.#options.ipc)) {
       const stored = normalizeMatrix(matrix);
@@ -352,14 +370,46 @@ export class MockBackend {
     this.#emitActivity(project.root, agent);
   }
 
+  /** Something refused agent `agentId` (its CLI's report, or a refused launch): kept and pushed. */
+  reportDenial(agentId: string, denial: Omit<Denial, 'atMs'> & { atMs?: number }): void {
+    const { project } = this.#agentAnywhere(agentId);
+    const full: Denial = { atMs: Date.now(), ...denial };
+    this.permissions.addDenial(agentId, full);
+    this.#emit({ type: 'permissionDenied', root: project.root, agentId, denial: full });
+  }
+
   readonly api = {
+    permissions: {
+      get: (root: string) =>
+        this.#reply<PermissionsInfo>('permissions.get', [root], () => {
+          this.#project(root);
+          return { document: this.permissions.get(root), machine: this.permissions.machine, platform: this.permissions.platform };
+        }),
+      save: (root: string, document: PermissionsDoc) =>
+        this.#reply<PermissionsDoc>('permissions.save', [root, document], () => {
+          this.#project(root);
+          return this.permissions.save(root, document);
+        }),
+      test: (root: string, agentId: string | null, capability: string, target: string, draft?: PermissionsDoc) =>
+        this.#reply<PermissionTestResult>('permissions.test', draft === undefined ? [root, agentId, capability, target] : [root, agentId, capability, target, draft], () => {
+          const project = this.#project(root);
+          if (agentId !== null) this.#agent(project, agentId);
+          return this.permissions.test(root, agentId, capability, target, draft);
+        }),
+      denials: (root: string, agentId: string) =>
+        this.#reply<Denial[]>('permissions.denials', [root, agentId], () => {
+          this.#agent(this.#project(root), agentId);
+          return this.permissions.denials(agentId);
+        }),
+    },
+
     app: {
       info: () =>
         this.#reply<AppInfo>('app.info', [], () => ({
           version: '0.1.0-mock',
           dataDir: '/tmp/idea-mock',
           firstRun: this.#options.firstRun,
-          platform: 'linux',
+          platform: this.#options.platform,
           problems: [],
           view: this.#info(),
         })),
@@ -886,7 +936,10 @@ export class MockBackend {
   #spawn(root: string, kind: SessionKind, title: string, banner: string, agentId?: string): MockSession {
     const sessionId = this.#id('s');
     const session: MockSession = { sessionId, kind, alive: true, exitCode: null, title, root, scrollback: banner };
-    if (agentId !== undefined) session.agentId = agentId;
+    if (agentId !== undefined) {
+      session.agentId = agentId;
+      session.sandbox = this.permissions.sessionSandbox(root, agentId);
+    }
     this.sessions.set(sessionId, session);
     return session;
   }
@@ -962,8 +1015,8 @@ function errorReply(error: GatewayError): BridgeReply<never> {
 }
 
 function sessionDto(session: MockSession): SessionDTO {
-  const { sessionId, kind, agentId, alive, exitCode, title } = session;
-  return overTheWire({ sessionId, kind, agentId, alive, exitCode, title });
+  const { sessionId, kind, agentId, alive, exitCode, title, sandbox } = session;
+  return overTheWire({ sessionId, kind, agentId, alive, exitCode, title, sandbox });
 }
 
 /** Ids of the sessions some leaf of some layout of the document shows. */

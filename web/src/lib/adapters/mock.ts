@@ -7,6 +7,7 @@ import type {
   GatewayError,
   LayoutGateway,
   OrchestrationGateway,
+  PermissionsGateway,
   ProfilesGateway,
   ProjectsGateway,
   PushBatch,
@@ -37,6 +38,7 @@ export class MockGateway implements Gateway {
   readonly terminals: TerminalsGateway;
   readonly orchestration: OrchestrationGateway;
   readonly conversations: ConversationsGateway;
+  readonly permissions: PermissionsGateway;
 
   constructor(options: MockOptions = {}) {
     this.backend = new MockBackend(options, (batch) => this.hub.deliver(batch));
@@ -49,6 +51,7 @@ export class MockGateway implements Gateway {
     this.terminals = client.terminals;
     this.orchestration = client.orchestration;
     this.conversations = client.conversations;
+    this.permissions = client.permissions;
   }
 
   onPush(handler: PushHandler): Unsubscribe {

@@ -9,6 +9,7 @@ import {
   type Gateway,
   type LayoutGateway,
   type OrchestrationGateway,
+  type PermissionsGateway,
   type ProfilesGateway,
   type ProjectsGateway,
   type PushBatch,
@@ -206,6 +207,16 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     read: (root, conversationId) => call('conversations', 'read', root, conversationId),
   };
 
+  const permissions: PermissionsGateway = {
+    get: (root) => call('permissions', 'get', root),
+    save: (root, document) => call('permissions', 'save', root, document),
+    test: (root, agentId, capability, target, draft) =>
+      draft === undefined
+        ? call('permissions', 'test', root, agentId, capability, target)
+        : call('permissions', 'test', root, agentId, capability, target, draft),
+    denials: (root, agentId) => call('permissions', 'denials', root, agentId),
+  };
+
   return {
     kind,
     app,
@@ -216,6 +227,7 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     terminals,
     orchestration,
     conversations,
+    permissions,
     onPush: (handler) => hub.subscribe(handler),
   };
 }

@@ -1,0 +1,208 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { MockPermissionsSeed } from '../../lib/adapters/mock-backend';
+import type { PermissionsDoc } from '../../lib/ports';
+import { agent, harness, openProject, project, settle } from '../../test/harness';
+
+const WRITE_PROJECT_ONLY: PermissionsDoc = {
+  version: 1,
+  projectDefaults: { rules: [{ capability: 'write', effect: 'allow', paths: ['**'] }], fallback: 'deny' },
+};
+
+async function opened(permissions: Record<string, MockPermissionsSeed> = {}, platform?: string) {
+  const h = harness({
+    projects: [project('/p', { agents: [agent('a1', 'Alpha'), agent('a2', 'Boxed', 'shell')] })],
+    permissions,
+    platform,
+  });
+  await openProject(h);
+  await settle();
+  return h;
+}
+
+async function openProjectEditor() {
+  await fireEvent.click(screen.getByTestId('open-project-permissions'));
+  const editor = screen.getByTestId('permissions-editor');
+  await waitFor(() => expect(within(editor).queryByText('Loading…')).not.toBeInTheDocument());
+  return editor;
+}
+
+const card = (agentId: string) => screen.getAllByTestId('agent-item').find((c) => c.dataset.agentId === agentId)!;
+
+async function openAgentEditor(agentId: string) {
+  await fireEvent.click(within(card(agentId)).getByTestId('edit-permissions'));
+  const editor = screen.getByTestId('permissions-editor');
+  await waitFor(() => expect(within(editor).queryByText('Loading…')).not.toBeInTheDocument());
+  return editor;
+}
+
+async function test(capability: string, target: string) {
+  const user = userEvent.setup();
+  await user.selectOptions(screen.getByTestId('permissions-test-capability'), capability);
+  await user.clear(screen.getByTestId('permissions-test-target'));
+  await user.type(screen.getByTestId('permissions-test-target'), target);
+  await user.click(screen.getByTestId('permissions-test-run'));
+  return screen.findByTestId('permissions-test-result');
+}
+
+describe('the project permissions editor', () => {
+  it('poses a first rule, saves the whole document, and says what the OS enforces here', async () => {
+    const h = await opened();
+    const user = userEvent.setup();
+    const editor = await openProjectEditor();
+    expect(within(editor).getByTestId('permissions-machine')).toHaveTextContent('Landlock ABI 7');
+    expect(within(editor).getByText(/only the CLI's own settings can refuse them/)).toBeInTheDocument();
+    expect(within(editor).getByTestId('permissions-replaces-vendor')).toHaveTextContent("IdeA's sandbox replaces the vendor's bubblewrap");
+    expect(within(editor).getByTestId('permissions-unposed')).toHaveTextContent('No permissions are posed');
+
+    await user.click(screen.getByTestId('permissions-pose'));
+    await user.click(screen.getByTestId('permissions-add-rule'));
+    const [rule] = screen.getAllByTestId('permission-rule');
+    expect(within(rule).getByTestId('rule-enforcement')).toHaveTextContent('OS-enforced');
+    await fireEvent.change(within(rule).getByTestId('rule-patterns'), { target: { value: '**' } });
+    await user.selectOptions(screen.getByTestId('permissions-fallback'), 'deny');
+    await user.click(screen.getByTestId('permissions-save'));
+
+    await screen.findByTestId('permissions-saved');
+    expect(h.gateway.callsOf('permissions.save')).toEqual([['/p', WRITE_PROJECT_ONLY]]);
+
+    await user.click(screen.getByTestId('permissions-add-rule'));
+    await user.selectOptions(within(screen.getAllByTestId('permission-rule')[1]).getByTestId('rule-capability'), 'executeBash');
+    expect(within(screen.getAllByTestId('permission-rule')[1]).getByTestId('rule-enforcement')).toHaveTextContent('advisory');
+  }, 15_000);
+
+  it('tests a path beside the project (denied by the fallback, the kernel refuses) and one inside (allowed by the rule)', async () => {
+    await opened({ '/p': WRITE_PROJECT_ONLY });
+    await openProjectEditor();
+    const beside = await test('write', '/side/escaped.txt');
+    expect(beside).toHaveAttribute('data-effect', 'deny');
+    expect(beside).toHaveAttribute('data-os-allowed', 'false');
+    expect(within(beside).getByTestId('permissions-test-explanation')).toHaveTextContent("no rule matches: the project's fallback");
+    expect(within(beside).getByTestId('permissions-test-os')).toHaveTextContent('the kernel refuses it (EACCES)');
+
+    const inside = await test('write', 'src/app.py');
+    await waitFor(() => expect(inside).toHaveAttribute('data-effect', 'allow'));
+    expect(within(inside).getByTestId('permissions-test-explanation')).toHaveTextContent('projectDefaults.rules[0]');
+
+    const command = await test('executeBash', 'git push');
+    await waitFor(() => expect(command).toHaveAttribute('data-effect', 'deny'));
+    expect(within(command).getByTestId('permissions-test-os')).toHaveTextContent('advisory');
+  }, 15_000);
+
+  it('refuses an invalid glob naming it, keeps the draft and marks the field', async () => {
+    const h = await opened({ '/p': WRITE_PROJECT_ONLY });
+    const user = userEvent.setup();
+    await openProjectEditor();
+    const patterns = within(screen.getAllByTestId('permission-rule')[0]).getByTestId('rule-patterns');
+    await fireEvent.change(patterns, { target: { value: 'src/**\n../outside/**' } });
+    await user.click(screen.getByTestId('permissions-save'));
+    const error = await screen.findByTestId('permissions-save-error');
+    expect(error).toHaveTextContent("projectDefaults.rules[0].paths[1]: '../outside/**': '..' is not allowed");
+    expect(patterns).toHaveClass('invalid');
+    expect((patterns as HTMLTextAreaElement).value).toBe('src/**\n../outside/**');
+    expect(h.gateway.backend.permissions.get('/p')).toEqual(WRITE_PROJECT_ONLY);
+  });
+
+  it('reports a corrupt permissions.json and offers no way to save over it', async () => {
+    const h = await opened({ '/p': 'corrupt' });
+    const editor = await openProjectEditor();
+    const error = within(editor).getByTestId('permissions-load-error');
+    expect(error).toHaveAttribute('data-code', 'CORRUPT_FILE');
+    expect(error).toHaveTextContent('/p/.ideai/permissions.json');
+    expect(error).toHaveTextContent('IdeA will not overwrite it');
+    expect(within(editor).queryByTestId('permissions-save')).not.toBeInTheDocument();
+    expect(h.gateway.callsOf('permissions.save')).toEqual([]);
+  });
+
+  it('says the OS sandbox is a no-op on macOS, and claims no vendor sandbox is replaced', async () => {
+    await opened({ '/p': WRITE_PROJECT_ONLY }, 'darwin');
+    const editor = await openProjectEditor();
+    expect(within(editor).getByTestId('permissions-machine')).toHaveTextContent('No OS sandbox on macOS (a no-op here)');
+    expect(within(editor).queryByTestId('permissions-replaces-vendor')).not.toBeInTheDocument();
+    const result = await test('write', '/side/x');
+    expect(within(result).getByTestId('permissions-test-os')).toHaveTextContent('not enforced on this machine');
+  });
+
+  it('asks before closing with unsaved changes (Escape), and closes at once otherwise', async () => {
+    await opened({ '/p': WRITE_PROJECT_ONLY });
+    const user = userEvent.setup();
+    await openProjectEditor();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByTestId('permissions-editor')).not.toBeInTheDocument();
+
+    await openProjectEditor();
+    await user.click(screen.getByTestId('permissions-add-rule'));
+    await user.keyboard('{Escape}');
+    expect(screen.getByTestId('permissions-confirm-close')).toBeInTheDocument();
+    await user.click(screen.getByTestId('permissions-discard'));
+    expect(screen.queryByTestId('permissions-editor')).not.toBeInTheDocument();
+  });
+});
+
+describe("an agent's permissions editor", () => {
+  it('shows the inherited defaults, then an override of its own saved under agents.<id>', async () => {
+    const h = await opened({ '/p': WRITE_PROJECT_ONLY });
+    const user = userEvent.setup();
+    const editor = await openAgentEditor('a1');
+    expect(within(editor).getByText('Permissions — Alpha')).toBeInTheDocument();
+    expect(within(editor).getByTestId('permissions-replaces-vendor')).toHaveTextContent("IdeA's sandbox replaces Claude Code's own sandbox (bubblewrap)");
+    expect(within(editor).getByTestId('permissions-inherited')).toBeInTheDocument();
+    expect(within(editor).getByTestId('rule-patterns')).toBeDisabled();
+
+    await user.click(screen.getByTestId('permissions-override'));
+    await user.click(screen.getByTestId('permissions-add-rule'));
+    await user.selectOptions(screen.getByTestId('rule-effect'), 'deny');
+    await fireEvent.change(screen.getByTestId('rule-patterns'), { target: { value: 'secrets/**' } });
+    await user.click(screen.getByTestId('permissions-save'));
+    await screen.findByTestId('permissions-saved');
+    const [[, saved]] = h.gateway.callsOf('permissions.save') as [[string, PermissionsDoc]];
+    expect(saved.projectDefaults).toEqual(WRITE_PROJECT_ONLY.projectDefaults);
+    expect(saved.agents).toEqual({ a1: { rules: [{ capability: 'write', effect: 'deny', paths: ['secrets/**'] }], fallback: 'deny' } });
+  });
+
+  it("a shell agent's editor does not speak of a vendor sandbox; its recent denials are listed as they come", async () => {
+    const h = await opened({ '/p': WRITE_PROJECT_ONLY });
+    const editor = await openAgentEditor('a2');
+    expect(within(editor).queryByTestId('permissions-replaces-vendor')).not.toBeInTheDocument();
+    expect(within(editor).getByTestId('permissions-no-denials')).toBeInTheDocument();
+    h.gateway.backend.reportDenial('a2', { source: 'cli', tool: 'sh', target: '/side/x', message: 'EACCES: Permission denied (as the terminal printed it)' });
+    const [denial] = await within(editor).findAllByTestId('permissions-denial');
+    expect(denial).toHaveTextContent('sh /side/x — EACCES: Permission denied');
+  });
+});
+
+describe('the cell header', () => {
+  async function launch(agentId: string) {
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('launch-agent'));
+    await user.click(screen.getAllByTestId('launch-agent-option').find((o) => o.dataset.agentId === agentId)!);
+    return screen.findByTestId('cell-sandbox');
+  }
+
+  it('shows a confined agent as sandboxed, counts its denials, and opens its editor', async () => {
+    const h = await opened({ '/p': WRITE_PROJECT_ONLY });
+    const badge = await launch('a2');
+    expect(badge).toHaveAttribute('data-state', 'enforced');
+    expect(badge).toHaveTextContent('sandboxed');
+    expect(badge.getAttribute('title')).toContain('Landlock ABI 7');
+    h.gateway.backend.reportDenial('a2', { source: 'cli', tool: 'sh', target: '/side/x', message: 'EACCES' });
+    expect(await screen.findByTestId('cell-denials')).toHaveTextContent('1');
+    await fireEvent.click(badge);
+    expect(screen.getByTestId('permissions-editor')).toHaveAttribute('data-scope', 'a2');
+  });
+
+  it('shows an agent without permissions as not sandboxed', async () => {
+    await opened();
+    const badge = await launch('a2');
+    expect(badge).toHaveAttribute('data-state', 'off');
+    expect(badge).toHaveTextContent('not sandboxed');
+  });
+
+  it('shows no OS sandbox on macOS', async () => {
+    await opened({ '/p': WRITE_PROJECT_ONLY }, 'darwin');
+    const badge = await launch('a2');
+    expect(badge).toHaveAttribute('data-state', 'unsupported');
+    expect(badge).toHaveTextContent('no OS sandbox');
+  });
+});

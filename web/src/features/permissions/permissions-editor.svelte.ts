@@ -1,0 +1,254 @@
+import {
+  fieldTarget,
+  newDocument,
+  newOverride,
+  policyOf,
+  withCapability,
+  withPatterns,
+  withPolicy,
+  type FieldTarget,
+} from '../../lib/domain/permissions';
+import {
+  asGatewayError,
+  type Capability,
+  type Denial,
+  type Effect,
+  type Gateway,
+  type PermissionPolicy,
+  type PermissionRule,
+  type PermissionsDoc,
+  type PermissionTestResult,
+  type SandboxStatus,
+} from '../../lib/ports';
+
+/**
+ * The permissions editor of a project (`scope` null: its defaults) or of one agent (`scope` =
+ * its id: its override of the defaults). It reads `permissions.json` fresh when opened, edits a
+ * draft of the WHOLE document (so unknown keys and the other policies go back untouched), saves
+ * it with `permissions.save`, and tests a path or a command against the draft. A refused save
+ * keeps the draft and marks the field the backend named; a file that cannot be read is shown
+ * and cannot be saved over.
+ */
+export class PermissionsEditorModel {
+  readonly root: string;
+  readonly scope: string | null;
+  #loading = $state(true);
+  #loadError = $state<{ code: string; message: string } | null>(null);
+  #machine = $state<SandboxStatus | null>(null);
+  #platform = $state('');
+  /** The draft of the whole document; `null` while nothing is posed (and not being posed). */
+  #draft = $state.raw<PermissionsDoc | null>(null);
+  #dirty = $state(false);
+  #saving = $state(false);
+  #saveError = $state<string | null>(null);
+  #invalid = $state.raw<FieldTarget | null>(null);
+  #saved = $state(false);
+  #testing = $state(false);
+  #testResult = $state.raw<PermissionTestResult | null>(null);
+  #testedTarget = $state('');
+  #testError = $state<string | null>(null);
+  #denials = $state.raw<Denial[]>([]);
+  #gateway: Gateway;
+
+  constructor(gateway: Gateway, root: string, scope: string | null) {
+    this.#gateway = gateway;
+    this.root = root;
+    this.scope = scope;
+  }
+
+  get loading(): boolean {
+    return this.#loading;
+  }
+
+  /** Why the file could not be read (`CORRUPT_FILE`: IdeA will not overwrite it). */
+  get loadError(): { code: string; message: string } | null {
+    return this.#loadError;
+  }
+
+  get machine(): SandboxStatus | null {
+    return this.#machine;
+  }
+
+  get platform(): string {
+    return this.#platform;
+  }
+
+  get draft(): PermissionsDoc | null {
+    return this.#draft;
+  }
+
+  /** The policy this editor shows: the defaults, or the agent's override (`undefined`: none). */
+  get policy(): PermissionPolicy | undefined {
+    return this.#draft ? policyOf(this.#draft, this.scope) : undefined;
+  }
+
+  /** The project defaults (an agent's editor shows what it inherits). */
+  get defaults(): PermissionPolicy | undefined {
+    return this.#draft?.projectDefaults;
+  }
+
+  get dirty(): boolean {
+    return this.#dirty;
+  }
+
+  get saving(): boolean {
+    return this.#saving;
+  }
+
+  get saveError(): string | null {
+    return this.#saveError;
+  }
+
+  /** The field the backend refused, when it is in this editor's policy. */
+  get invalid(): FieldTarget | null {
+    return this.#invalid;
+  }
+
+  /** The last save went through (cleared by the next edit). */
+  get saved(): boolean {
+    return this.#saved;
+  }
+
+  get canSave(): boolean {
+    return !this.#loading && this.#loadError === null && this.#draft !== null && !this.#saving;
+  }
+
+  get testing(): boolean {
+    return this.#testing;
+  }
+
+  get testResult(): PermissionTestResult | null {
+    return this.#testResult;
+  }
+
+  /** The target `testResult` answers for. */
+  get testedTarget(): string {
+    return this.#testedTarget;
+  }
+
+  get testError(): string | null {
+    return this.#testError;
+  }
+
+  get denials(): readonly Denial[] {
+    return this.#denials;
+  }
+
+  async load(): Promise<void> {
+    this.#loading = true;
+    this.#loadError = null;
+    try {
+      const info = await this.#gateway.permissions.get(this.root);
+      this.#machine = info.machine;
+      this.#platform = info.platform;
+      this.#draft = info.document;
+      this.#dirty = false;
+      await this.loadDenials();
+    } catch (error) {
+      const failed = asGatewayError(error);
+      this.#loadError = { code: failed.code, message: failed.message };
+    } finally {
+      this.#loading = false;
+    }
+  }
+
+  /** An agent's recent denials (nothing for the project's editor); a failure leaves the list as it was. */
+  async loadDenials(): Promise<void> {
+    if (this.scope === null) return;
+    try {
+      this.#denials = await this.#gateway.permissions.denials(this.root, this.scope);
+    } catch {
+      // the list is a courtesy: the editor works without it
+    }
+  }
+
+  /** "Pose permissions": a first document (no rule, the CLI asks). */
+  pose(): void {
+    if (this.#draft === null) this.#edit(newDocument());
+  }
+
+  /** An agent's editor: give it its own rules (`on`), or go back to the project defaults. */
+  setOverride(on: boolean): void {
+    if (this.#draft === null || this.scope === null) return;
+    if (on && !this.policy) this.#edit(withPolicy(this.#draft, this.scope, newOverride(this.#draft)));
+    else if (!on && this.policy) this.#edit(withPolicy(this.#draft, this.scope, undefined));
+  }
+
+  addRule(capability: Capability = 'write'): void {
+    this.#editPolicy((p) => ({ ...p, rules: [...p.rules, withPatterns({ capability, effect: 'allow' }, '')] }));
+  }
+
+  removeRule(index: number): void {
+    this.#editPolicy((p) => ({ ...p, rules: p.rules.filter((_, i) => i !== index) }));
+  }
+
+  setCapability(index: number, capability: Capability): void {
+    this.#editRule(index, (r) => withCapability(r, capability));
+  }
+
+  setEffect(index: number, effect: Effect): void {
+    this.#editRule(index, (r) => ({ ...r, effect }));
+  }
+
+  setPatterns(index: number, text: string): void {
+    this.#editRule(index, (r) => withPatterns(r, text));
+  }
+
+  setFallback(fallback: Effect): void {
+    this.#editPolicy((p) => ({ ...p, fallback }));
+  }
+
+  /** Saves the draft; true when the backend took it (the draft is then what it stored). */
+  async save(): Promise<boolean> {
+    if (!this.canSave || this.#draft === null) return false;
+    this.#saving = true;
+    this.#saveError = null;
+    this.#invalid = null;
+    try {
+      this.#draft = await this.#gateway.permissions.save(this.root, this.#draft);
+      this.#dirty = false;
+      this.#saved = true;
+      return true;
+    } catch (error) {
+      const failed = asGatewayError(error);
+      this.#saveError = `${failed.code}: ${failed.message}`;
+      const field = failed.details.field;
+      this.#invalid = typeof field === 'string' ? fieldTarget(field, this.scope) : null;
+      return false;
+    } finally {
+      this.#saving = false;
+    }
+  }
+
+  /** Tests `target` for `capability` against the draft (as this agent, or the project defaults). */
+  async test(capability: Capability, target: string): Promise<void> {
+    this.#testing = true;
+    this.#testError = null;
+    try {
+      this.#testResult = await this.#gateway.permissions.test(this.root, this.scope, capability, target, this.#draft ?? undefined);
+      this.#testedTarget = target;
+    } catch (error) {
+      const failed = asGatewayError(error);
+      this.#testResult = null;
+      this.#testError = `${failed.code}: ${failed.message}`;
+    } finally {
+      this.#testing = false;
+    }
+  }
+
+  #edit(doc: PermissionsDoc): void {
+    this.#draft = doc;
+    this.#dirty = true;
+    this.#saved = false;
+  }
+
+  #editPolicy(change: (policy: PermissionPolicy) => PermissionPolicy): void {
+    const policy = this.policy;
+    if (this.#draft === null || !policy) return;
+    this.#edit(withPolicy(this.#draft, this.scope, change(policy)));
+  }
+
+  #editRule(index: number, change: (rule: PermissionRule) => PermissionRule): void {
+    this.#editPolicy((p) => ({ ...p, rules: p.rules.map((r, i) => (i === index ? change(r) : r)) }));
+  }
+}
