@@ -60,8 +60,8 @@ from app.services.headless import HeadlessTurns
 from app.services.layouts import LayoutService
 from app.services.open_projects import OpenProjects
 from app.services.orchestrator import OrchestrationConfig, OrchestratorService
-from app.services.profile_swap import ProfileSwapService
 from app.services.permissions import PermissionService
+from app.services.profile_swap import ProfileSwapService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
 from app.services.scheduler import Scheduler, ThreadScheduler

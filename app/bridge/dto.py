@@ -47,8 +47,8 @@ from app.core.usecases.profiles import ProfileDetection
 from app.core.usecases.project_state import Problem
 from app.services.conversations import ConversationSummary
 from app.services.headless import Entry
-from app.services.profile_swap import Swapped
 from app.services.permissions import PermissionsView
+from app.services.profile_swap import Swapped
 from app.services.terminals import Attached
 from app.services.views import AgentView, ProjectView
 
