@@ -180,8 +180,8 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
                                   orchestrator.typing_started),
         agents=agents, orchestrator=orchestrator, credentials=credentials,
         conversations=conversations, escalations=escalations,
-        profiles=ProfileService(DetectProfiles(a.detector), load_profiles,
-                                SaveProfiles(a.fs, data), LoadSettings(a.fs, data),
+        profiles=ProfileService(DetectProfiles(a.detector, config.shell), load_profiles,
+                                SaveProfiles(a.fs, data, a.resolver), LoadSettings(a.fs, data),
                                 MarkFirstRunDone(a.fs, data)),
     )
     return Container(config, a, services, doors)

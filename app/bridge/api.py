@@ -19,7 +19,7 @@ from app.bridge import dto
 from app.bridge.errors import exposed
 from app.core.domain.delegation import User
 from app.core.domain.profiles import Profile
-from app.core.errors import AppError
+from app.core.errors import INVALID, AppError
 from app.services import AppServices
 from app.services.terminal_bus import ChunkConsumer
 
@@ -60,7 +60,8 @@ class AppApi:
 
 
 class ProfilesApi:
-    """``profiles.*``: detection for the first-run wizard, list and save."""
+    """``profiles.*``: detection for the first-run wizard, the editor's Test button and
+    templates, list and save."""
 
     def __init__(self, services: AppServices) -> None:
         self._profiles = services.profiles
@@ -70,14 +71,23 @@ class ProfilesApi:
         return [dto.detection_dto(d).wire() for d in self._profiles.detect()]
 
     @exposed
+    def test(self, profile: dto.Json) -> dto.Json:
+        return dto.detection_dto(self._profiles.test(Profile.from_json(profile, "profile"))).wire()
+
+    @exposed
+    def templates(self) -> builtins.list[dto.Json]:
+        return [t.to_json() for t in self._profiles.templates()]
+
+    @exposed
     def list(self) -> builtins.list[dto.Json]:
         return [p.to_json() for p in self._profiles.list()]
 
     @exposed
     def save(self, profiles: builtins.list[dto.Json]) -> builtins.list[dto.Json]:
+        if not isinstance(profiles, builtins.list):
+            raise AppError(INVALID, "profiles: input should be an array", {"field": "profiles"})
         decoded = [Profile.from_json(p, f"profiles[{i}]") for i, p in enumerate(profiles)]
-        self._profiles.save(decoded)
-        return [p.to_json() for p in decoded]
+        return [p.to_json() for p in self._profiles.save(decoded)]
 
 
 class ProjectsApi:

@@ -156,6 +156,10 @@ class ProfileDetectionDTO(Wire):
     profile: Json
     installed: bool
     version: str | None
+    state: str
+    path: str | None
+    output: str
+    exit_code: int | None
 
 
 class AppInfoDTO(Wire):
@@ -174,8 +178,10 @@ def session_dto(record: SessionRecord) -> SessionDTO:
 
 
 def detection_dto(found: ProfileDetection) -> ProfileDetectionDTO:
+    d = found.detection
     return ProfileDetectionDTO(profile=found.profile.to_json(), installed=found.installed,
-                               version=found.version)
+                               version=found.version, state=d.state, path=d.path,
+                               output=d.output, exit_code=d.exit_code)
 
 
 def problem_dto(problem: Problem) -> ProblemDTO:

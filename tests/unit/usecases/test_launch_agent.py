@@ -44,6 +44,7 @@ def test_launch_writes_convention_file_and_spawns_in_run_dir() -> None:
     assert not result.reattached
     [spec] = pty.specs
     assert spec.command == "/usr/bin/claude" and spec.cwd == RUN
+    assert spec.args == ["--add-dir", ROOT]  # the project granted (profile data)
     assert spec.env == {"IDEA_AGENT_ID": samples.MAIN_ID, "IDEA_PROJECT_ROOT": ROOT}
     text = fs.files[f"{RUN}/CLAUDE.md"]
     assert "## Project root" in text and "Projet de démonstration." in text
