@@ -147,7 +147,9 @@ class ProfilesDoc(Document):
 
 
 #: The original IdeA's `structuredAdapter` values (enum spelling not in its diff: both cases).
-_LEGACY_ADAPTERS = {"claude": "claude-stream-json", "codex": "codex-exec", "acp": "acp"}
+_LEGACY_ADAPTERS: dict[str, StructuredProtocol] = {
+    "acp": "acp", "claude-stream-json": "claude-stream-json", "claude": "claude-stream-json",
+    "codex-exec": "codex-exec", "codex": "codex-exec"}
 
 
 def structured_of(profile: Profile) -> StructuredAdapter | None:
