@@ -41,18 +41,53 @@ export interface ContextInjection {
 export interface Profile {
   id: string;
   name: string;
+  /** A name looked up on the app's PATH or an absolute path; empty: the user's shell. */
   command: string;
   args: string[];
+  /** Extra environment; values may hold `{projectRoot}`, `{agentRunDir}`, `{contextFile}`. */
+  env?: Record<string, string>;
   contextInjection: ContextInjection;
   detect?: { args: string[]; timeoutMs: number };
+  /** `{agentRunDir}` (default) or `{projectRoot}`. */
   cwdTemplate?: string;
+  /** Arguments granting the CLI the project (e.g. `["--add-dir", "{projectRoot}"]`). */
+  projectAccess?: { args: string[] };
+  /** How the CLI resumes its own conversation: `--resume <id>`, or args holding `{resumeId}`. */
+  session?: { assignFlag?: string; resumeFlag?: string; resumeArgs?: string[] };
+  /** Headless (structured) adapter (contracts §10). */
+  structured?: { protocol: StructuredProtocol; command?: string; args?: string[] };
+  promptReadyPattern?: string;
+  submitSequence?: string;
+  submitDelayMs?: number;
+  /** `false`: configured but not offered to agents (omitted when true). */
+  enabled?: boolean;
   [extra: string]: unknown;
 }
+
+export type StructuredProtocol = 'acp' | 'claude-stream-json' | 'codex-exec';
+
+/** `installed`; `missing`: no such command; `failed`: it could not run or exited non-zero; `timeout`. */
+export type DetectionState = 'installed' | 'missing' | 'failed' | 'timeout';
 
 export interface ProfileDetection {
   profile: Profile;
   installed: boolean;
   version: string | null;
+  /** The fields below come with `profiles.detect` and `profiles.test` (contracts §4.1). */
+  state?: DetectionState;
+  /** The executable found (absolute), or null. */
+  path?: string | null;
+  /** What the detection command printed, or why it could not run (≤ 4,000 characters). */
+  output?: string;
+  exitCode?: number | null;
+}
+
+/** A starting point for a custom profile ("Add profile…"). */
+export interface ProfileTemplate {
+  id: string;
+  name: string;
+  description: string;
+  profile: Profile;
 }
 
 export interface RecentProject {
@@ -461,6 +496,10 @@ export interface ProfilesGateway {
   list(): Promise<Profile[]>;
   /** Saves the chosen profiles and marks the first run done. */
   save(profiles: Profile[]): Promise<Profile[]>;
+  /** Runs `profile`'s detection as edited (not saved): the editor's Test button. */
+  test(profile: Profile): Promise<ProfileDetection>;
+  /** Templates for "Add profile…" (the generic ACP agent, a blank CLI). */
+  templates(): Promise<ProfileTemplate[]>;
 }
 
 export interface ProjectsGateway {

@@ -23,6 +23,7 @@ import {
   type Problem,
   type Profile,
   type ProfileDetection,
+  type ProfileTemplate,
   type ProjectDTO,
   type PushBatch,
   type PushEvent,
@@ -72,6 +73,22 @@ export const BUILTIN_PROFILES: Profile[] = [
   { id: 'gemini-cli', name: 'Gemini CLI', command: 'gemini', args: [], contextInjection: { strategy: 'conventionFile', target: 'GEMINI.md' } },
   { id: 'aider', name: 'Aider', command: 'aider', args: [], contextInjection: { strategy: 'flag', flag: '--read' } },
   { id: 'shell', name: 'Shell', command: 'sh', args: [], contextInjection: { strategy: 'env', var: 'IDEA_CONTEXT' } },
+];
+
+/** What `profiles.templates` answers (the backend's `profile_templates`). */
+export const PROFILE_TEMPLATES: ProfileTemplate[] = [
+  {
+    id: 'acp-agent',
+    name: 'ACP agent',
+    description: 'Any agent speaking the Agent Client Protocol: OpenCode (opencode, ACP args: acp), Goose (goose, acp), Qwen Code (qwen, --experimental-acp)…',
+    profile: { id: 'acp-agent', name: 'ACP agent', command: 'opencode', args: [], contextInjection: { strategy: 'conventionFile', target: 'AGENTS.md' }, detect: { args: ['--version'], timeoutMs: 5000 }, structured: { protocol: 'acp', args: ['acp'] } },
+  },
+  {
+    id: 'custom',
+    name: 'Custom CLI',
+    description: 'Any other command-line tool.',
+    profile: { id: 'custom', name: 'Custom CLI', command: '', args: [], contextInjection: { strategy: 'conventionFile', target: 'AGENTS.md' }, detect: { args: ['--version'], timeoutMs: 5000 } },
+  },
 ];
 
 export interface MockCall {
@@ -226,6 +243,21 @@ export class MockBackend {
   }
 
   /** Makes the next call of `method` (e.g. `agents.launch`) answer with `error`. */
+  /** Mock detection: a command is installed when `options.installed` lists it. */
+  #detect(profile: Profile): ProfileDetection {
+    const installed = this.#options.installed.includes(profile.command);
+    const version = installed && profile.id !== 'shell' ? `${profile.command} 1.0.0` : null;
+    return {
+      profile,
+      installed,
+      version,
+      state: installed ? 'installed' : 'missing',
+      path: installed ? (profile.command.startsWith('/') ? profile.command : `/usr/bin/${profile.command}`) : null,
+      output: installed ? (version ?? '') : `${profile.command}: not found on the PATH`,
+      exitCode: installed ? 0 : null,
+    };
+  }
+
   failNext(method: string, error: GatewayError): void {
     const queue = this.#failures.get(method) ?? [];
     queue.push(error);
@@ -433,20 +465,22 @@ export class MockBackend {
     },
 
     profiles: {
-      detect: () =>
-        this.#reply<ProfileDetection[]>('profiles.detect', [], () =>
-          BUILTIN_PROFILES.map((profile) => {
-            const installed = this.#options.installed.includes(profile.command);
-            return { profile, installed, version: installed && profile.id !== 'shell' ? `${profile.command} 1.0.0` : null };
-          }),
-        ),
+      detect: () => this.#reply<ProfileDetection[]>('profiles.detect', [], () => BUILTIN_PROFILES.map((profile) => this.#detect(profile))),
       list: () => this.#reply('profiles.list', [], () => this.#savedProfiles),
       save: (profiles: Profile[]) =>
         this.#reply('profiles.save', [profiles], () => {
+          profiles.forEach((profile, index) => {
+            if (profile.enabled !== false && profile.command && !this.#options.installed.includes(profile.command)) {
+              const field = `profiles[${index}].command`;
+              throw new GatewayError('INVALID', `${field}: '${profile.command}' was not found on the PATH`, { field });
+            }
+          });
           this.#savedProfiles = structuredClone(profiles);
           this.#options.firstRun = false;
           return profiles;
         }),
+      test: (profile: Profile) => this.#reply<ProfileDetection>('profiles.test', [profile], () => this.#detect(profile)),
+      templates: () => this.#reply<ProfileTemplate[]>('profiles.templates', [], () => structuredClone(PROFILE_TEMPLATES)),
     },
 
     projects: {

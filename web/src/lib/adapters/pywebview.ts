@@ -158,6 +158,8 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     detect: () => call('profiles', 'detect'),
     list: () => call('profiles', 'list'),
     save: (list) => call('profiles', 'save', list),
+    test: (profile) => call('profiles', 'test', profile),
+    templates: () => call('profiles', 'templates'),
   };
   const projects: ProjectsGateway = {
     recent: () => call('projects', 'recent'),
