@@ -77,7 +77,7 @@ describe('Profiles… (the wizard after the first run)', () => {
     expect(screen.getByTestId('detect-aider')).toHaveTextContent('installed');
     expect(screen.getByTestId('detect-codex-cli')).toHaveTextContent('not found');
     expect(within(wizard).getByRole('checkbox', { name: /Codex CLI/ })).toBeDisabled();
-    expect(screen.getByTestId('detect-my-llm')).toHaveTextContent('configured');
+    expect(screen.getByTestId('detect-my-llm')).toHaveTextContent('installed');
   });
 
   it('saves the new choice with the saved settings kept, and updates the workspace', async () => {

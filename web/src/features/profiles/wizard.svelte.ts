@@ -32,7 +32,8 @@ export interface WizardRow {
 /** Whether the row's command is known to be missing (the row cannot be ticked until it is fixed). */
 export function isMissing(row: WizardRow): boolean {
   if (row.id === 'shell' || !row.profile || !row.profile.command) return false;
-  return row.detection !== null && row.detection.state !== undefined ? row.detection.state === 'missing' : !row.installed && !row.custom;
+  if (row.detection === null) return false; // not tested since loaded or edited: the save checks it
+  return row.detection.state !== undefined ? row.detection.state === 'missing' : !row.detection.installed;
 }
 
 /** Shell profile used when detection does not report one (the shell is always offered). */
@@ -214,7 +215,7 @@ export class ProfileWizard {
     this.#templates = await this.#gateway.profiles.templates().catch(() => [] as ProfileTemplate[]);
     const detected = detectedRows(detections, this.#platform);
     if (current) {
-      this.#rows = withSavedProfiles(detected, current);
+      this.#rows = await this.#detectChanged(withSavedProfiles(detected, current));
       this.#selected = Object.fromEntries(
         this.#rows.map((r) => [r.id, current.some((p) => p.id === r.id && p.enabled !== false) && !isMissing(r)]),
       );
@@ -224,6 +225,18 @@ export class ProfileWizard {
     }
     this.#error = errors.length > 0 ? errors.join(' ') : null;
     this.#loading = false;
+  }
+
+  /** Saved profiles whose command is not the catalogue's (a path, a custom CLI) are detected
+   * as saved. */
+  async #detectChanged(rows: WizardRow[]): Promise<WizardRow[]> {
+    return Promise.all(
+      rows.map(async (r) => {
+        if (r.detection !== null || !r.profile?.command) return r;
+        const found = await this.#gateway.profiles.test(r.profile).catch(() => null);
+        return found ? { ...r, detection: found, installed: found.installed, version: found.version } : r;
+      }),
+    );
   }
 
   toggle(id: string, on: boolean): void {
