@@ -55,6 +55,7 @@ from app.services.open_projects import OpenProjects
 from app.services.orchestrator import OrchestrationConfig, OrchestratorService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
+from app.services.resume import ResumeService
 from app.services.scheduler import Scheduler, ThreadScheduler
 from app.services.session_keeper import SessionKeeper
 from app.services.terminal_bus import TerminalOutputBus
@@ -197,6 +198,7 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
                                   orchestrator.typing_started),
         agents=agents, orchestrator=orchestrator, credentials=credentials,
         conversations=conversations, escalations=escalations, headless=headless,
+        resume=ResumeService(projects, agents, conversations, load_profiles, a.fs, events),
         profiles=ProfileService(DetectProfiles(a.detector, config.shell), load_profiles,
                                 SaveProfiles(a.fs, data, a.resolver), LoadSettings(a.fs, data),
                                 MarkFirstRunDone(a.fs, data)),

@@ -278,6 +278,22 @@ class TerminalsApi:
         self._terminals.kill(session_id)
 
 
+class ResumeApi:
+    """``resume.*``: the resume panel on opening a project (issue 10 item 7)."""
+
+    def __init__(self, services: AppServices) -> None:
+        self._resume = services.resume
+
+    @exposed
+    def pending(self, root: str) -> list[dto.Json]:
+        return [r.to_json() for r in self._resume.pending(root)]
+
+    @exposed
+    def answer(self, root: str, node_id: str, choice: str, cols: int, rows: int) -> dto.Json:
+        return dto.resume_outcome_dto(self._resume.answer(root, node_id, str(choice), int(cols),
+                                                          int(rows))).wire()
+
+
 class BridgeApi:
     """The object given to ``webview.create_window(js_api=...)``; one attribute per feature."""
 
@@ -290,4 +306,5 @@ class BridgeApi:
         self.terminals = TerminalsApi(services, ctx)
         self.orchestration = OrchestrationApi(services)
         self.conversations = ConversationsApi(services)
+        self.resume = ResumeApi(services)
 

@@ -43,6 +43,7 @@ from app.core.usecases.profiles import ProfileDetection
 from app.core.usecases.project_state import Problem
 from app.services.conversations import ConversationSummary
 from app.services.headless import Entry
+from app.services.resume import ResumeOutcome
 from app.services.terminals import Attached
 from app.services.views import AgentView, ProjectView
 
@@ -217,6 +218,21 @@ def project_dto(view: ProjectView, activity_of: ActivityOf) -> ProjectDTO:
                       layouts=layouts_json(view.layouts),
                       problems=[problem_dto(p) for p in view.problems],
                       sessions=[session_dto(s) for s in view.sessions])
+
+
+# ---- resume after a restart (issue 10 item 7) -------------------------------------------------
+class ResumeOutcomeDTO(Wire):
+    agent: Json
+    choice: str
+    session_id: str | None
+    resumed: bool
+    layouts: Json
+
+
+def resume_outcome_dto(outcome: ResumeOutcome) -> ResumeOutcomeDTO:
+    return ResumeOutcomeDTO(agent=outcome.agent.to_json(), choice=outcome.choice,
+                            session_id=outcome.session_id, resumed=outcome.resumed,
+                            layouts=outcome.layouts.to_json())
 
 
 def launch_dto(result: LaunchResult) -> LaunchDTO:

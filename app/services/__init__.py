@@ -18,6 +18,7 @@ from app.services.open_projects import OpenProjects
 from app.services.orchestrator import OrchestratorService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
+from app.services.resume import ResumeService
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.terminals import TerminalService
 
@@ -39,3 +40,5 @@ class AppServices:
     conversations: ConversationService
     escalations: Escalations
     headless: HeadlessTurns
+    # resume after a restart (issue 10 item 7)
+    resume: ResumeService

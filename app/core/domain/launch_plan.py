@@ -126,12 +126,14 @@ def profile_args_env(profile: Profile, places: Places) -> tuple[tuple[str, ...],
 
 def plan_launch(*, project_root: str, run_dir: str, agent_id: str, profile: Profile,
                 command: str, inputs: LaunchInputs, cols: int, rows: int,
-                session_id: str, projection: Projection = Projection()) -> LaunchPlan:
+                session_id: str, projection: Projection = Projection(),
+                resume: Sequence[str] = ()) -> LaunchPlan:
     """The launch of agent `agent_id` under `profile`, its CLI resolved to `command` (absolute).
 
     Files: the convention file composed from `inputs` (see `compose_convention_file`), where
-    `plan_injection` says, then the `projection`'s. Spawn: `command` with, in order, the
-    profile's args, the injection's, the project grant (`project_access_args`) and the
+    `plan_injection` says, then the `projection`'s. Spawn: `command` with, in order, `resume`
+    (the profile's `resume_args` for the conversation to resume: first, as Codex's `resume <id>`
+    is a subcommand), the profile's args, the injection's, the project grant (`project_access_args`) and the
     projection's; cwd from the profile's `cwdTemplate`; env: the profile's `env`, then
     `IDEA_AGENT_ID`, `IDEA_PROJECT_ROOT`, the injection's and the projection's; size
     `cols` x `rows` cells, id `session_id`. Placeholders (`{projectRoot}`, `{agentRunDir}`,
@@ -148,7 +150,7 @@ def plan_launch(*, project_root: str, run_dir: str, agent_id: str, profile: Prof
     env = {**own_env, "IDEA_AGENT_ID": agent_id, "IDEA_PROJECT_ROOT": project_root,
            **injection.env, **projection.env}
     spawn = SpawnSpec(command=command,
-                      args=[*own_args, *injection.args, *project_access_args(profile, places),
+                      args=[*resume, *own_args, *injection.args, *project_access_args(profile, places),
                             *projection.args],
                       cwd=cwd, env=env, cols=cols, rows=rows, session_id=session_id)
     files = (PlannedFile(injection.file, text), *projection.files)
