@@ -484,6 +484,36 @@ export function asGatewayError(error: unknown): GatewayError {
   return new GatewayError('INTERNAL', message);
 }
 
+/** An agent the resume panel offers (issue 10 item 7, contracts §4.1 `resume.*`). */
+export interface ResumableAgent {
+  /** The cell it ran in (it comes back there). */
+  nodeId: string;
+  agentId: string;
+  agentName: string;
+  profileId: string;
+  profileName: string;
+  /** The pair's conversation (the user and the agent). */
+  conversationId: string;
+  /** The CLI's own session id kept in `providers.json`, or null. */
+  resumeId: string | null;
+  /** `resume`: relaunched with `resumeId`; `fresh`: a new conversation, the handoff injected. */
+  how: 'resume' | 'fresh';
+  /** What will happen, in the user's words. */
+  note: string;
+}
+
+export type ResumeChoice = 'resume' | 'new' | 'ignore';
+
+export interface ResumeOutcome {
+  agent: ResumableAgent;
+  choice: ResumeChoice;
+  /** The relaunched session, or null (Ignore). */
+  sessionId: string | null;
+  /** Launched with the CLI's own id. */
+  resumed: boolean;
+  layouts: LayoutDoc;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Gateways
 
@@ -592,6 +622,14 @@ export interface ConversationsGateway {
   read(root: string, conversationId: string): Promise<ConversationDTO>;
 }
 
+/** The resume panel on opening a project (issue 10 item 7). */
+export interface ResumeGateway {
+  /** Agents that were running in a cell when IdeA last stopped, and have no session now. */
+  pending(root: string): Promise<ResumableAgent[]>;
+  /** Resume (own cell, own id), New conversation (fresh, handoff injected) or Ignore. */
+  answer(root: string, nodeId: string, choice: ResumeChoice, cols: number, rows: number): Promise<ResumeOutcome>;
+}
+
 export interface Gateway {
   /** `pywebview` in the desktop window, `mock` in tests and a plain browser. */
   readonly kind: 'pywebview' | 'mock';
@@ -603,6 +641,7 @@ export interface Gateway {
   readonly terminals: TerminalsGateway;
   readonly orchestration: OrchestrationGateway;
   readonly conversations: ConversationsGateway;
+  readonly resume: ResumeGateway;
   /** Subscribes to pushes; batches received before the first subscriber are replayed to it. */
   onPush(handler: PushHandler): Unsubscribe;
 }

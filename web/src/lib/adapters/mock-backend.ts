@@ -24,6 +24,9 @@ import {
   type Profile,
   type ProfileDetection,
   type ProfileTemplate,
+  type ResumableAgent,
+  type ResumeChoice,
+  type ResumeOutcome,
   type ProjectDTO,
   type PushBatch,
   type PushEvent,
@@ -104,6 +107,8 @@ export interface MockOptions {
   /** Folders that exist as projects already (open succeeds); their `sessions` are seeded. */
   projects?: ProjectDTO[];
   profiles?: Profile[];
+  /** Agents the resume panel offers, per project root (`resume.pending`). */
+  resumable?: Record<string, ResumableAgent[]>;
   /** Folders where create fails with NOT_WRITABLE. */
   readOnly?: string[];
   /** Answer of `pickFolder`. */
@@ -176,6 +181,8 @@ export class MockBackend {
   #savedProfiles: Profile[];
   #personas = new Map<string, string>();
   #failures = new Map<string, GatewayError[]>();
+  /** What `resume.pending` answers per project root (`options.resumable`), shrinking as answered. */
+  #resumable = new Map<string, ResumableAgent[]>();
   #history = new Map<string, { undo: LayoutDoc[]; redo: LayoutDoc[] }>();
   #counters = new Map<string, number>();
   #outbox: PushEvent[] = [];
@@ -215,6 +222,7 @@ export class MockBackend {
       autoReplyMs: null,
       conversations: [],
       ipc: {},
+      resumable: {},
       // An option given as `undefined` keeps its default.
       ...(Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as MockOptions),
     };
@@ -226,6 +234,7 @@ export class MockBackend {
     }
     this.#deliver = deliver;
     this.#savedProfiles = structuredClone(this.#options.profiles);
+    for (const [root, rows] of Object.entries(this.#options.resumable)) this.#resumable.set(root, structuredClone(rows));
     for (const dto of this.#options.projects) {
       const { sessions, ...project } = structuredClone(dto);
       for (const agent of project.agents) {
@@ -242,7 +251,6 @@ export class MockBackend {
     return this.api as unknown as BridgeApi;
   }
 
-  /** Makes the next call of `method` (e.g. `agents.launch`) answer with `error`. */
   /** Mock detection: a command is installed when `options.installed` lists it. */
   #detect(profile: Profile): ProfileDetection {
     const installed = this.#options.installed.includes(profile.command);
@@ -258,6 +266,7 @@ export class MockBackend {
     };
   }
 
+  /** Makes the next call of `method` (e.g. `agents.launch`) answer with `error`. */
   failNext(method: string, error: GatewayError): void {
     const queue = this.#failures.get(method) ?? [];
     queue.push(error);
@@ -448,6 +457,26 @@ export class MockBackend {
         this.#reply<Escalation[]>('orchestration.pending', [root], () => {
           this.#project(root);
           return [...this.escalations.values()].filter((e) => e.root === root);
+        }),
+    },
+
+    // resume after a restart (issue 10 item 7)
+    resume: {
+      pending: (root: string) =>
+        this.#reply<ResumableAgent[]>('resume.pending', [root], () => {
+          this.#project(root);
+          return this.#resumable.get(root) ?? [];
+        }),
+      answer: (root: string, nodeId: string, choice: ResumeChoice, cols: number, rows: number) =>
+        this.#reply<ResumeOutcome>('resume.answer', [root, nodeId, choice, cols, rows], () => {
+          const project = this.#project(root);
+          const rows_ = this.#resumable.get(root) ?? [];
+          const agent = rows_.find((r) => r.nodeId === nodeId);
+          if (!agent) throw new GatewayError('NOT_FOUND', `no agent to resume in cell '${nodeId}'`, { nodeId });
+          this.#resumable.set(root, rows_.filter((r) => r !== agent));
+          if (choice === 'ignore') return { agent, choice, sessionId: null, resumed: false, layouts: this.#layoutsOf(project) };
+          const launched = this.#launch(project, agent.agentId, nodeId);
+          return { agent, choice, sessionId: launched.sessionId, resumed: choice === 'resume' && agent.how === 'resume', layouts: launched.layouts };
         }),
     },
 

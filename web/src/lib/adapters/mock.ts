@@ -3,6 +3,7 @@ import type {
   AgentsGateway,
   AppGateway,
   ConversationsGateway,
+  ResumeGateway,
   Gateway,
   GatewayError,
   LayoutGateway,
@@ -37,6 +38,7 @@ export class MockGateway implements Gateway {
   readonly terminals: TerminalsGateway;
   readonly orchestration: OrchestrationGateway;
   readonly conversations: ConversationsGateway;
+  readonly resume: ResumeGateway;
 
   constructor(options: MockOptions = {}) {
     this.backend = new MockBackend(options, (batch) => this.hub.deliver(batch));
@@ -49,6 +51,7 @@ export class MockGateway implements Gateway {
     this.terminals = client.terminals;
     this.orchestration = client.orchestration;
     this.conversations = client.conversations;
+    this.resume = client.resume;
   }
 
   onPush(handler: PushHandler): Unsubscribe {

@@ -5,6 +5,7 @@ import {
   type AgentsGateway,
   type AppGateway,
   type ConversationsGateway,
+  type ResumeGateway,
   type ErrorCode,
   type Gateway,
   type LayoutGateway,
@@ -204,8 +205,15 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     read: (root, conversationId) => call('conversations', 'read', root, conversationId),
   };
 
+  // resume after a restart (issue 10 item 7)
+  const resume: ResumeGateway = {
+    pending: (root) => call('resume', 'pending', root),
+    answer: (root, nodeId, choice, cols, rows) => call('resume', 'answer', root, nodeId, choice, cols, rows),
+  };
+
   return {
     kind,
+    resume,
     app,
     profiles,
     projects,
