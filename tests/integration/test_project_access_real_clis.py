@@ -111,14 +111,16 @@ def read_environ(pid: int) -> dict[str, str]:
     return {p[0]: p[1] for p in pairs if len(p) == 2}
 
 
-def wait_output(started: Started) -> str:
-    """Something the real CLI drew in its terminal (it runs, it is not a stub)."""
+def wait_output(started: Started, needle: str = "") -> str:
+    """What the real CLI drew in its terminal once it holds `needle` (anything, by default):
+    it runs, it is not a stub. Its first bytes may be only escape sequences."""
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        if started.output().strip():
-            return started.output()
+        text = started.output()
+        if text.strip() and needle in text:
+            return text
         time.sleep(0.1)
-    raise AssertionError("the CLI printed nothing")
+    raise AssertionError(f"the CLI never printed {needle!r}: {started.output()[-400:]!r}")
 
 
 def installed(name: str) -> pytest.MarkDecorator:
@@ -145,7 +147,7 @@ def test_claude_code_runs_in_its_run_dir_with_the_project_added(
     claude_md = (started.run_dir / "CLAUDE.md").read_text()
     assert f"The project you work on is at `{started.root}`" in claude_md
     assert not (started.root / "CLAUDE.md").exists()
-    assert "Claude" in wait_output(started)  # the real TUI (its welcome screen, logged out)
+    assert "Claude" in wait_output(started, "Claude")  # the real TUI (its welcome screen, logged out)
 
 
 @installed("codex")
@@ -186,7 +188,7 @@ def test_a_profile_pointing_at_an_absolute_path_launches_off_the_path(
     started = launch(app, tmp_path, pointed)
     assert tail_after(started.argv, BIN / "claude")[:2] == ["--add-dir", str(started.root)]
     assert started.cwd == str(started.run_dir)
-    assert "Claude" in wait_output(started)
+    assert "Claude" in wait_output(started, "Claude")
 
 
 def test_the_shell_starts_in_the_project_with_its_context_file(app: Container,
