@@ -55,7 +55,7 @@ class DetectSpec(Document):
 
 
 class ProjectAccess(Document):
-    """How the CLI, started in its run dir, is granted the project (issue 10, ADR 007):
+    """How the CLI, started in its run dir, is granted the project (issue 10, ADR 008):
     `{"args": [...]}`, arguments added to its command line with the placeholders of `expand`
     replaced, e.g. `["--add-dir", "{projectRoot}"]` (Claude Code, Codex CLI) or
     `["--include-directories", "{projectRoot}"]` (Gemini CLI). `{"args": []}` grants nothing
