@@ -16,6 +16,7 @@ from app.services.headless import HeadlessTurns
 from app.services.layouts import LayoutService
 from app.services.open_projects import OpenProjects
 from app.services.orchestrator import OrchestratorService
+from app.services.profile_swap import ProfileSwapService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
 from app.services.resume import ResumeService
@@ -42,3 +43,5 @@ class AppServices:
     headless: HeadlessTurns
     # resume after a restart (issue 10 item 7)
     resume: ResumeService
+    # hot swap of profiles (issue 10 item 6)
+    swaps: ProfileSwapService
