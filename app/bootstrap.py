@@ -64,6 +64,7 @@ from app.services.permissions import PermissionService
 from app.services.profile_swap import ProfileSwapService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
+from app.services.resume import ResumeService
 from app.services.scheduler import Scheduler, ThreadScheduler
 from app.services.session_keeper import SessionKeeper
 from app.services.terminal_bus import TerminalOutputBus
@@ -223,10 +224,11 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
                                   orchestrator.typing_started),
         agents=agents, orchestrator=orchestrator, credentials=credentials,
         conversations=conversations, escalations=escalations, headless=headless,
+        resume=ResumeService(projects, agents, conversations, load_profiles, a.fs, events),
         swaps=swaps,
         permissions=permissions,
-        profiles=ProfileService(DetectProfiles(a.detector), load_profiles,
-                                SaveProfiles(a.fs, data), LoadSettings(a.fs, data),
+        profiles=ProfileService(DetectProfiles(a.detector, config.shell), load_profiles,
+                                SaveProfiles(a.fs, data, a.resolver), LoadSettings(a.fs, data),
                                 MarkFirstRunDone(a.fs, data)),
     )
     return Container(config, a, services, doors)

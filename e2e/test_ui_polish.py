@@ -113,7 +113,8 @@ def test_profiles_reopen_with_the_saved_profiles(launch, tmp_path: Path) -> None
     # Cancel closes without saving.
     page.locator('[data-testid="open-profiles"]').click()
     wizard.wait_for()
-    wizard.locator('input[name="aider"]').check()
+    assert wizard.locator('input[name="aider"]').is_disabled()  # not installed: not tickable
+    wizard.locator('input[name="codex-cli"]').check()
     wizard.locator('[data-testid="wizard-cancel"]').click()
     wizard.wait_for(state="detached")
     assert sorted(p["id"] for p in read_json(data / "profiles.json")["profiles"]) == ["gemini-cli", "shell"]

@@ -60,7 +60,8 @@ class AppApi:
 
 
 class ProfilesApi:
-    """``profiles.*``: detection for the first-run wizard, list and save."""
+    """``profiles.*``: detection for the first-run wizard, the editor's Test button and
+    templates, list and save."""
 
     def __init__(self, services: AppServices) -> None:
         self._profiles = services.profiles
@@ -70,14 +71,23 @@ class ProfilesApi:
         return [dto.detection_dto(d).wire() for d in self._profiles.detect()]
 
     @exposed
+    def test(self, profile: dto.Json) -> dto.Json:
+        return dto.detection_dto(self._profiles.test(Profile.from_json(profile, "profile"))).wire()
+
+    @exposed
+    def templates(self) -> builtins.list[dto.Json]:
+        return [t.to_json() for t in self._profiles.templates()]
+
+    @exposed
     def list(self) -> builtins.list[dto.Json]:
         return [p.to_json() for p in self._profiles.list()]
 
     @exposed
     def save(self, profiles: builtins.list[dto.Json]) -> builtins.list[dto.Json]:
+        if not isinstance(profiles, builtins.list):
+            raise AppError(INVALID, "profiles: input should be an array", {"field": "profiles"})
         decoded = [Profile.from_json(p, f"profiles[{i}]") for i, p in enumerate(profiles)]
-        self._profiles.save(decoded)
-        return [p.to_json() for p in decoded]
+        return [p.to_json() for p in self._profiles.save(decoded)]
 
 
 class ProjectsApi:
@@ -314,6 +324,22 @@ class TerminalsApi:
         self._terminals.kill(session_id)
 
 
+class ResumeApi:
+    """``resume.*``: the resume panel on opening a project (issue 10 item 7)."""
+
+    def __init__(self, services: AppServices) -> None:
+        self._resume = services.resume
+
+    @exposed
+    def pending(self, root: str) -> list[dto.Json]:
+        return [r.to_json() for r in self._resume.pending(root)]
+
+    @exposed
+    def answer(self, root: str, node_id: str, choice: str, cols: int, rows: int) -> dto.Json:
+        return dto.resume_outcome_dto(self._resume.answer(root, node_id, str(choice), int(cols),
+                                                          int(rows))).wire()
+
+
 class BridgeApi:
     """The object given to ``webview.create_window(js_api=...)``; one attribute per feature."""
 
@@ -327,4 +353,5 @@ class BridgeApi:
         self.orchestration = OrchestrationApi(services)
         self.conversations = ConversationsApi(services)
         self.permissions = PermissionsApi(services)
+        self.resume = ResumeApi(services)
 

@@ -49,6 +49,7 @@ from app.services.conversations import ConversationSummary
 from app.services.headless import Entry
 from app.services.permissions import PermissionsView
 from app.services.profile_swap import Swapped
+from app.services.resume import ResumeOutcome
 from app.services.terminals import Attached
 from app.services.views import AgentView, ProjectView
 
@@ -180,6 +181,10 @@ class ProfileDetectionDTO(Wire):
     profile: Json
     installed: bool
     version: str | None
+    state: str
+    path: str | None
+    output: str
+    exit_code: int | None
 
 
 class AppInfoDTO(Wire):
@@ -278,8 +283,10 @@ def denial_dto(denial: Denial) -> DenialDTO:
 
 
 def detection_dto(found: ProfileDetection) -> ProfileDetectionDTO:
+    d = found.detection
     return ProfileDetectionDTO(profile=found.profile.to_json(), installed=found.installed,
-                               version=found.version)
+                               version=found.version, state=d.state, path=d.path,
+                               output=d.output, exit_code=d.exit_code)
 
 
 def problem_dto(problem: Problem) -> ProblemDTO:
@@ -313,6 +320,21 @@ def project_dto(view: ProjectView, activity_of: ActivityOf) -> ProjectDTO:
                       layouts=layouts_json(view.layouts),
                       problems=[problem_dto(p) for p in view.problems],
                       sessions=[session_dto(s) for s in view.sessions])
+
+
+# ---- resume after a restart (issue 10 item 7) -------------------------------------------------
+class ResumeOutcomeDTO(Wire):
+    agent: Json
+    choice: str
+    session_id: str | None
+    resumed: bool
+    layouts: Json
+
+
+def resume_outcome_dto(outcome: ResumeOutcome) -> ResumeOutcomeDTO:
+    return ResumeOutcomeDTO(agent=outcome.agent.to_json(), choice=outcome.choice,
+                            session_id=outcome.session_id, resumed=outcome.resumed,
+                            layouts=outcome.layouts.to_json())
 
 
 def launch_dto(result: LaunchResult) -> LaunchDTO:

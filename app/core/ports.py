@@ -13,6 +13,7 @@ from typing import Any, Literal, Protocol
 
 from app.core.domain.agent_session import Final, StructuredSpec, TurnEvent
 from app.core.domain.delegation import AgentCaller
+from app.core.domain.detection import Detection
 from app.core.domain.launch_plan import Delegation, Projection
 from app.core.domain.permission_rules import EffectivePermissions
 from app.core.domain.profiles import Profile
@@ -164,8 +165,9 @@ class CommandResolver(Protocol):
 class ProfileDetector(Protocol):
     """Runs a CLI's detection command (e.g. `claude --version`)."""
 
-    def detect(self, command: str, args: list[str], timeout_ms: int) -> str | None:
-        """First output line (the version) or `None` when missing, failing or timed out."""
+    def detect(self, command: str, args: list[str] | None, timeout_ms: int) -> Detection:
+        """Find `command` (a name on the PATH or an absolute path) and, unless `args` is
+        `None`, run it with `args` (no stdin), killed after `timeout_ms` milliseconds."""
         ...
 
 

@@ -20,6 +20,7 @@ from app.services.permissions import PermissionService
 from app.services.profile_swap import ProfileSwapService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
+from app.services.resume import ResumeService
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.terminals import TerminalService
 
@@ -41,6 +42,8 @@ class AppServices:
     conversations: ConversationService
     escalations: Escalations
     headless: HeadlessTurns
+    # resume after a restart (issue 10 item 7)
+    resume: ResumeService
     # hot swap of profiles (issue 10 item 6)
     swaps: ProfileSwapService
     permissions: PermissionService

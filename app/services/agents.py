@@ -78,13 +78,14 @@ class AgentService:
             return matrix_of(updated)
 
     def launch(self, root: str, agent_id: str, node_id: str | None, cols: int,
-               rows: int) -> LaunchResult:
-        """Launch (or re-attach) the agent in cell `node_id` (None: in the background).
-        Errors of `LaunchAgent`."""
+               rows: int, resume_id: str | None = None) -> LaunchResult:
+        """Launch (or re-attach) the agent in cell `node_id` (None: in the background),
+        resuming the CLI's own conversation `resume_id` when given. Errors of `LaunchAgent`."""
         profiles = self._profiles.execute()
         with self._projects.locked(root) as state:
             before = set(state.sessions)
-            result = self._launch.execute(state, agent_id, node_id, cols, rows, profiles)
+            result = self._launch.execute(state, agent_id, node_id, cols, rows, profiles,
+                                          resume_id)
             self._keeper.after_start(state, before)
             if result.token is not None:
                 entry = require_manifest(state).get(agent_id)

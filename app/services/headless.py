@@ -34,7 +34,7 @@ from app.core.domain.conversation import conversation_id
 from app.core.domain.delegation import AgentCaller, Ticket
 from app.core.domain.denials import denial_from_turn_event, launch_refused
 from app.core.domain.headless import Protocol, headless_prompt, structured_protocol, structured_spec
-from app.core.domain.profiles import Profile
+from app.core.domain.profiles import Profile, structured_of
 from app.core.errors import INTERNAL, NOT_FOUND, SESSION_ERROR, AppError
 from app.core.events import DenialReported, HeadlessActivity
 from app.core.ports import AgentSession, AgentSessions, EventSink, TokenSource
@@ -168,7 +168,7 @@ class HeadlessTurns:
         conversation = conversation_id(ticket.requester, agent_id)
         resume = self._conversations.provider_id(root, conversation, prepared.profile.id)
         spec = structured_spec(prepared.plan, protocol, prepared.delegation, resume,
-                               self._timeout_s)
+                               self._timeout_s, structured_of(prepared.profile))
         self._note(root, agent_id, ticket.id, "started", ticket.text)
         session = sessions.start(spec)
         with self._lock:

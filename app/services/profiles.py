@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Sequence
 
-from app.core.domain.profiles import Profile
+from app.core.domain.profiles import Profile, ProfileTemplate, profile_templates
 from app.core.errors import CORRUPT_FILE, AppError
 from app.core.usecases.profiles import DetectProfiles, LoadProfiles, ProfileDetection, SaveProfiles
 from app.core.usecases.project_state import Problem
@@ -24,14 +24,25 @@ class ProfileService:
         """Which built-in CLIs are installed (each detection has a timeout)."""
         return self._detect.execute()
 
-    def list(self) -> list[Profile]:
-        """The user's profiles. Raises `CORRUPT_FILE`."""
-        return self._load.execute()
+    def test(self, profile: Profile) -> ProfileDetection:
+        """Run `profile`'s detection as the editor has it (not saved)."""
+        return self._detect.one(profile)
 
-    def save(self, profiles: Sequence[Profile]) -> None:
-        """Save the profiles and mark the first run done. Errors of `SaveProfiles`."""
-        self._save.execute(profiles)
+    def templates(self) -> builtins.list[ProfileTemplate]:
+        """Starting points for a custom profile (the generic ACP agent, a blank CLI)."""
+        return profile_templates()
+
+    def list(self) -> list[Profile]:
+        """Every profile of `profiles.json`, disabled ones too (the editor's list).
+        Raises `CORRUPT_FILE`."""
+        return self._load.execute(include_disabled=True)
+
+    def save(self, profiles: Sequence[Profile]) -> builtins.list[Profile]:
+        """Save the profiles and mark the first run done; returns what was saved. Errors of
+        `SaveProfiles`."""
+        saved = self._save.execute(profiles)
         self._first_run_done.execute()
+        return saved
 
     def first_run(self) -> tuple[bool, builtins.list[Problem]]:
         """Whether the first-run wizard should show, and the app-wide problems found asking.

@@ -22,7 +22,7 @@ pytest.importorskip("ptyprocess", reason="the agent runs in a POSIX PTY")
 
 from app.adapters.pty.posix import PtyProcessHost  # noqa: E402
 from app.bootstrap import Adapters, Config, build  # noqa: E402
-from app.core.domain.profiles import ContextInjection, Profile, builtin_profiles  # noqa: E402
+from app.core.domain.profiles import ContextInjection, Profile  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 CLAUDE = REPO / "tools" / "node_modules" / ".bin" / "claude"
@@ -44,7 +44,7 @@ def launched(tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]]:
     container = build(Config(data_dir=str(tmp_path / "data"), shell="/bin/sh"),
                       Adapters.local(PtyProcessHost(kill_grace_ms=500)))
     s = container.services
-    s.profiles.save([*builtin_profiles(), SHIM])
+    s.profiles.save([SHIM])  # built-ins not on the PATH cannot be enabled
     root = s.projects.create(str(tmp_path / "proj"), "Demo").root
     agent = s.agents.create(root, "Coder", "# Coder", "claude-shim").entry.agent_id
     spawned: list[dict[str, str]] = []

@@ -27,7 +27,7 @@ from app.adapters.pty.posix import PtyProcessHost  # noqa: E402
 from app.bootstrap import Adapters, Config, Container, build  # noqa: E402
 from app.core.domain.access import IpcMatrix  # noqa: E402
 from app.core.domain.delegation import User  # noqa: E402
-from app.core.domain.profiles import ContextInjection, Profile, builtin_profiles  # noqa: E402
+from app.core.domain.profiles import ContextInjection, Profile  # noqa: E402
 from app.core.errors import AppError  # noqa: E402
 from app.services.orchestrator import OrchestrationConfig  # noqa: E402
 
@@ -70,7 +70,7 @@ def make(tmp_path: Path, orchestration: OrchestrationConfig | None = None,
                              orchestration=orchestration or OrchestrationConfig()),
                       Adapters.local(PtyProcessHost(kill_grace_ms=500)))
     s = container.services
-    s.profiles.save([*builtin_profiles(), SCRIPTED])
+    s.profiles.save([SCRIPTED])  # built-ins not on the PATH cannot be enabled
     root = s.projects.create(str(tmp_path / "proj"), "Demo").root
     for name in names:
         s.agents.create(root, name, f"# {name}\nYou answer tasks.", "scripted")

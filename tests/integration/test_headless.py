@@ -24,7 +24,7 @@ from app.adapters.pty.posix import PtyProcessHost  # noqa: E402
 from app.bootstrap import Adapters, Config, Container, build  # noqa: E402
 from app.core.domain.conversation import conversation_id  # noqa: E402
 from app.core.domain.delegation import User  # noqa: E402
-from app.core.domain.profiles import ContextInjection, Profile, builtin_profiles  # noqa: E402
+from app.core.domain.profiles import ContextInjection, Profile  # noqa: E402
 from app.core.errors import AppError  # noqa: E402
 from app.core.events import HeadlessActivity  # noqa: E402
 
@@ -70,7 +70,7 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
     container = build(Config(data_dir=str(data), shell="/bin/sh"),
                       Adapters.local(PtyProcessHost(kill_grace_ms=500)))
     s = container.services
-    s.profiles.save([*builtin_profiles(), ACP, SCRIPTED])
+    s.profiles.save([ACP, SCRIPTED])  # built-ins not on the PATH cannot be enabled
     root = s.projects.create(str(tmp_path / "proj"), "Demo").root
     s.agents.create(root, "Gem", "# Gem\nYou review code.", "fake-acp")
     s.agents.create(root, "Alpha", "# Alpha\nYou delegate.", "scripted")

@@ -27,8 +27,14 @@ from app.adapters.pty.posix import PtyProcessHost  # noqa: E402
 from app.bootstrap import Adapters, Config, Container, build  # noqa: E402
 from app.core.domain.conversation import conversation_id  # noqa: E402
 from app.core.domain.delegation import User  # noqa: E402
+from app.core.domain.documents import dump_document  # noqa: E402
 from app.core.domain.layout_nodes import leaves  # noqa: E402
-from app.core.domain.profiles import ContextInjection, Profile, builtin_profiles  # noqa: E402
+from app.core.domain.profiles import (  # noqa: E402
+    ContextInjection,
+    Profile,
+    ProfilesDoc,
+    builtin_profiles,
+)
 from app.core.errors import AppError  # noqa: E402
 
 pytestmark = pytest.mark.timeout(180)
@@ -51,6 +57,11 @@ SCRIPTED = Profile(id="scripted", name="Scripted agent", command=sys.executable,
                                                       var="IDEA_CONTEXT_FILE"))
 SCRIPTED_TOO = SCRIPTED.model_copy(update={"id": "scripted-too", "name": "Scripted agent too"})
 MISSING = Profile(id="missing", name="Missing CLI", command="no-such-cli-anywhere")
+
+
+def write_profiles(data: Path, profiles: list[Profile]) -> None:
+    """`profiles.json` as a user's editor (or an earlier version) left it: not checked."""
+    (data / "profiles.json").write_text(dump_document(ProfilesDoc(profiles=tuple(profiles))))
 
 
 class World:
@@ -93,9 +104,11 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
     container = build(Config(data_dir=str(data), shell="/bin/sh"),
                       Adapters.local(PtyProcessHost(kill_grace_ms=500)))
     s = container.services
-    s.profiles.save([*builtin_profiles(), acp("fake-acp", "Fake ACP agent"),
-                     acp("fake-acp-old", "Old fake ACP agent"), SCRIPTED, SCRIPTED_TOO,
-                     MISSING])
+    # Written as a hand-edited file would be: the editor refuses to enable a CLI that is not
+    # installed (MISSING: uninstalled since), and the built-ins are not on the test's PATH.
+    write_profiles(data, [*builtin_profiles(), acp("fake-acp", "Fake ACP agent"),
+                          acp("fake-acp-old", "Old fake ACP agent"), SCRIPTED, SCRIPTED_TOO,
+                          MISSING])
     root = s.projects.create(str(tmp_path / "proj"), "Demo").root
     yield World(container, root, log)
     container.shutdown(timeout_ms=1000)
@@ -317,7 +330,7 @@ def test_a_relaunch_that_fails_says_the_profile_changed_and_why(world: World) ->
     s = world.s
     nowhere = SCRIPTED.model_copy(update={"id": "nowhere", "name": "Nowhere agent",
                                           "cwd_template": "/no/such/folder/anywhere"})
-    s.profiles.save([*s.profiles.list(), nowhere])
+    write_profiles(world.log.parent / "data", [*s.profiles.list(), nowhere])  # a cwd the editor would refuse
     s.agents.create(world.root, "Sam", "# Sam", "shell")
     sam = world.agent("Sam")
     old = s.agents.launch(world.root, sam, world.cell(), 80, 24).session_id

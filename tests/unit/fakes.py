@@ -15,6 +15,7 @@ from app.core.domain.agent_session import (
     TurnEvent,
 )
 from app.core.domain.delegation import AgentCaller
+from app.core.domain.detection import Detection
 from app.core.domain.launch_plan import Delegation, PlannedFile, Projection
 from app.core.domain.permission_rules import EffectivePermissions
 from app.core.domain.profiles import Profile
@@ -214,14 +215,24 @@ class FakeResolver:
 
 @dataclass
 class FakeDetector:
-    """`detect` answers from a fixed table; records calls."""
+    """`detect` answers from a fixed table of version lines (a command not in it is missing;
+    one in `outcomes` answers that); records calls."""
 
     versions: dict[str, str] = field(default_factory=dict)
-    calls: list[tuple[str, list[str], int]] = field(default_factory=list)
+    calls: list[tuple[str, list[str] | None, int]] = field(default_factory=list)
+    outcomes: dict[str, Detection] = field(default_factory=dict)
 
-    def detect(self, command: str, args: list[str], timeout_ms: int) -> str | None:
+    def detect(self, command: str, args: list[str] | None, timeout_ms: int) -> Detection:
         self.calls.append((command, args, timeout_ms))
-        return self.versions.get(command)
+        if command in self.outcomes:
+            return self.outcomes[command]
+        version = self.versions.get(command)
+        if version is None:
+            return Detection("missing", output=f"{command}: not found on the PATH")
+        path = command if command.startswith("/") else f"/usr/bin/{command}"
+        if args is None:
+            return Detection("installed", path=path)
+        return Detection("installed", path=path, version=version, output=version, exit_code=0)
 
 
 @dataclass

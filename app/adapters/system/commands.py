@@ -7,6 +7,8 @@ import shutil
 import subprocess
 
 from app.adapters.pty.common import build_child_env
+from app.core.domain.detection import MAX_OUTPUT_CHARS, Detection, version_line
+from app.core.domain.profile_rules import is_path
 
 
 class PathCommandResolver:
@@ -29,17 +31,22 @@ class PathCommandResolver:
 class SubprocessProfileDetector:
     """``ProfileDetector`` that runs ``<command> <args>`` (e.g. ``claude --version``).
 
-    Returns the first non-empty output line (the version), or ``None`` when the command is
-    missing, fails, or does not answer within ``timeout_ms`` milliseconds (it is then killed).
+    The command is found by the resolver (a name on ``PATH`` or an absolute path). It runs with
+    the user's environment, no stdin, and is killed after ``timeout_ms`` milliseconds. Answers
+    a ``Detection``: ``installed`` (exit 0; ``version`` = its first output line), ``missing``,
+    ``failed`` (not executable, or a non-zero exit: ``output`` says why) or ``timeout``.
     """
 
     def __init__(self, resolver: PathCommandResolver) -> None:
         self._resolver = resolver
 
-    def detect(self, command: str, args: list[str], timeout_ms: int) -> str | None:
+    def detect(self, command: str, args: list[str] | None, timeout_ms: int) -> Detection:
         path = self._resolver.which(command)
         if path is None:
-            return None
+            where = "no such executable file" if is_path(command) else "not found on the PATH"
+            return Detection("missing", output=f"{command}: {where}")
+        if args is None:
+            return Detection("installed", path=path)
         try:
             done = subprocess.run(
                 [path, *args],
@@ -51,11 +58,25 @@ class SubprocessProfileDetector:
                 text=True,
                 errors="replace",
             )
-        except (OSError, subprocess.TimeoutExpired):
-            return None
+        except subprocess.TimeoutExpired as exc:
+            partial = _text(exc.stdout) + _text(exc.stderr)
+            return Detection("timeout", path=path, output=_cut(
+                f"{partial}\n(no answer within {timeout_ms} ms: stopped)".lstrip()))
+        except OSError as exc:
+            return Detection("failed", path=path, output=f"{path}: {exc.strerror or exc}")
+        output = _cut((done.stdout + "\n" + done.stderr).strip())
         if done.returncode != 0:
-            return None
-        for line in (done.stdout + "\n" + done.stderr).splitlines():
-            if line.strip():
-                return line.strip()[:200]
-        return "installed"
+            return Detection("failed", path=path, output=output or f"exit code {done.returncode}",
+                             exit_code=done.returncode)
+        return Detection("installed", path=path, version=version_line(output) or "installed",
+                         output=output, exit_code=0)
+
+
+def _text(data: str | bytes | None) -> str:
+    if data is None:
+        return ""
+    return data if isinstance(data, str) else data.decode("utf-8", "replace")
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_OUTPUT_CHARS else text[:MAX_OUTPUT_CHARS] + "…"

@@ -26,17 +26,19 @@ def compose_convention_file(
     memory_index: str | None,
     orchestration: str | None = None,
     handoff: str | None = None,
+    cwd: str | None = None,
 ) -> str:
     """Return the Markdown text of the convention file (e.g. `CLAUDE.md`).
 
-    Sections, in order: `## Project root` (absolute path of the project, where the agent works),
+    Sections, in order: `## Project root` (`project_section`: where the project is, that the
+    agent's edits go there, and what its working directory `cwd` is),
     `## Orchestration` (how to delegate through IdeA), `## Project context` (`CONTEXT.md`),
     `## Persona` (the agent's `.md`), `## Skills` (one `### <name>` per `(name, markdown)`),
     `## Memory` (index lines), `## Handoff` (of the current conversation). A section whose
     content is empty or whitespace is omitted. The text ends with a newline.
     """
     sections = [
-        _section("Project root", project_root),
+        _section("Project root", project_section(project_root, cwd)),
         _section("Orchestration", orchestration),
         _section("Project context", context_md),
         _section("Persona", persona_md),
@@ -45,6 +47,22 @@ def compose_convention_file(
         _section("Handoff", handoff),
     ]
     return "\n".join([HEADER + "\n", *(s for s in sections if s is not None)])
+
+
+def project_section(project_root: str, cwd: str | None = None) -> str:
+    """The first lines an agent reads: the project is at `project_root` and every edit goes
+    there; its working directory `cwd` (the run dir, default) is IdeA's folder for it, not
+    the project (seed ARCHITECTURE §14.1)."""
+    lines = [f"The project you work on is at `{project_root}`. Read and edit its files there "
+             "(absolute paths, or `cd` into it): every change you make goes into that folder."]
+    if cwd is not None and cwd.rstrip("/") == project_root.rstrip("/"):
+        lines.append("Your working directory is the project root.")
+    else:
+        where = f"`{cwd}`" if cwd else "IdeA's run folder for you"
+        lines.append(f"Your working directory, {where}, is IdeA's private folder for you "
+                     "(this file, your settings): it is not the project; never put project "
+                     "files there.")
+    return "\n\n".join(lines)
 
 
 def orchestration_section(agent_name: str, teammates: Sequence[str], mcp_tools: bool) -> str:

@@ -5,30 +5,21 @@ docs/contracts.md §10): which protocol a profile speaks, the prompt a turn send
 
 from __future__ import annotations
 
-from typing import Literal
-
 from app.core.domain.agent_session import StructuredSpec, idea_mcp_server
 from app.core.domain.delegation import Ticket
 from app.core.domain.launch_plan import Delegation, LaunchPlan
-from app.core.domain.profiles import Profile
+from app.core.domain.profiles import Profile, StructuredAdapter, StructuredProtocol, structured_of
 
-Protocol = Literal["acp", "claude-stream-json", "codex-exec"]
+Protocol = StructuredProtocol
 PROTOCOLS: tuple[Protocol, ...] = ("acp", "claude-stream-json", "codex-exec")
-
-#: Spellings of `structuredAdapter` accepted on disk: ours, and the original IdeA's enum
-#: (`Claude`, `Codex`; digest §1.6, "enum spelling on disk NOT IN DIFF": both cases taken).
-_ALIASES: dict[str, Protocol] = {
-    "acp": "acp",
-    "claude-stream-json": "claude-stream-json", "claude": "claude-stream-json",
-    "codex-exec": "codex-exec", "codex": "codex-exec",
-}
 
 
 def structured_protocol(profile: Profile) -> Protocol | None:
-    """The structured protocol `profile` declares (`structuredAdapter`), or None (a PTY-only
-    profile: a task for it needs its terminal)."""
-    value = profile.structured_adapter
-    return _ALIASES.get(value.strip().lower()) if value else None
+    """The structured protocol `profile` declares (`structured`, or the original IdeA's
+    `structuredAdapter`: see `profiles.structured_of`), or None (a PTY-only profile: a task
+    for it needs its terminal)."""
+    adapter = structured_of(profile)
+    return adapter.protocol if adapter is not None else None
 
 
 #: Where a vendor hook's JSON names the CLI's own session: Claude Code hooks `session_id`
@@ -62,14 +53,28 @@ def headless_prompt(ticket: Ticket) -> str:
     return "\n".join(lines)
 
 
+def structured_command(plan: LaunchPlan, adapter: StructuredAdapter | None) -> tuple[str, ...]:
+    """The argv of a structured session: the launch plan's (its resolved command, the
+    profile's args, context injection, project grant and vendor projection) followed by the
+    adapter's own `args` (e.g. Gemini's `--acp`); when the adapter names a `command` of its own
+    (e.g. `claude-agent-acp`), that command and its `args` only (an ACP agent is given the
+    project as its `session/new` cwd)."""
+    spawn = plan.spawn
+    extra = adapter.args if adapter is not None else ()
+    if adapter is not None and adapter.command:
+        return (adapter.command, *extra)
+    return (spawn.command, *spawn.args, *extra)
+
+
 def structured_spec(plan: LaunchPlan, protocol: Protocol, delegation: Delegation | None,
-                    resume_id: str | None, turn_timeout_s: float) -> StructuredSpec:
+                    resume_id: str | None, turn_timeout_s: float,
+                    adapter: StructuredAdapter | None = None) -> StructuredSpec:
     """The session to start for a headless turn: the launch plan's argv, cwd (the run dir) and
     environment; IdeA's MCP relay handed over by ACP (`session/new`), while Claude and Codex
     read theirs from the vendor projection already in the argv and run dir; `resume_id` the
     pair's engine session id for this profile (never an IdeA id)."""
     spawn = plan.spawn
     mcp = idea_mcp_server(delegation) if protocol == "acp" and delegation is not None else None
-    return StructuredSpec(command=(spawn.command, *spawn.args), cwd=spawn.cwd,
+    return StructuredSpec(command=structured_command(plan, adapter), cwd=spawn.cwd,
                           env=dict(spawn.env), resume_id=resume_id, mcp=mcp,
                           turn_timeout_s=turn_timeout_s)

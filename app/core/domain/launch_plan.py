@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from app.core.domain.convention import compose_convention_file
-from app.core.domain.profiles import AGENT_RUN_DIR, Profile
+from app.core.domain.profiles import AGENT_RUN_DIR, PROJECT_ROOT, Places, Profile, expand
 from app.core.domain.sessions import SessionSandbox, SpawnSpec
 
 DEFAULT_CONTEXT_NAME = "CONTEXT.md"
@@ -109,30 +109,53 @@ def plan_injection(profile: Profile, run_dir: str) -> Injection:
 def agent_cwd(profile: Profile, run_dir: str, project_root: str) -> str:
     """The working directory from `profile.cwd_template` (`{agentRunDir}`, `{projectRoot}`)."""
     template = profile.cwd_template or AGENT_RUN_DIR
-    return template.replace(AGENT_RUN_DIR, run_dir).replace("{projectRoot}", project_root)
+    return template.replace(AGENT_RUN_DIR, run_dir).replace(PROJECT_ROOT, project_root)
+
+
+def project_access_args(profile: Profile, places: Places) -> tuple[str, ...]:
+    """The arguments granting the CLI the project (`profile.project_access`, placeholders
+    expanded), e.g. `("--add-dir", "/home/me/proj")`; none when it has no grant. A headless
+    (structured) turn adds them too: the grant is the profile's, whatever the session."""
+    if profile.project_access is None:
+        return ()
+    return tuple(expand(arg, places) for arg in profile.project_access.args)
+
+
+def profile_args_env(profile: Profile, places: Places) -> tuple[tuple[str, ...],
+                                                                  dict[str, str]]:
+    """The profile's own `args` and `env`, placeholders expanded."""
+    return (tuple(expand(a, places) for a in profile.args),
+            {k: expand(v, places) for k, v in profile.env.items()})
 
 
 def plan_launch(*, project_root: str, run_dir: str, agent_id: str, profile: Profile,
                 command: str, inputs: LaunchInputs, cols: int, rows: int,
-                session_id: str, projection: Projection = Projection()) -> LaunchPlan:
+                session_id: str, projection: Projection = Projection(),
+                resume: Sequence[str] = ()) -> LaunchPlan:
     """The launch of agent `agent_id` under `profile`, its CLI resolved to `command` (absolute).
 
     Files: the convention file composed from `inputs` (see `compose_convention_file`), where
-    `plan_injection` says, then the `projection`'s. Spawn: `command` with the profile's args,
-    the injection's and the projection's, cwd from the profile's `cwdTemplate`, env
-    `IDEA_AGENT_ID`, `IDEA_PROJECT_ROOT` plus the injection's and the projection's, size
-    `cols` x `rows` cells, id `session_id`.
+    `plan_injection` says, then the `projection`'s. Spawn: `command` with, in order, `resume`
+    (the profile's `resume_args` for the conversation to resume: first, as Codex's `resume <id>`
+    is a subcommand), the profile's args, the injection's, the project grant (`project_access_args`) and the
+    projection's; cwd from the profile's `cwdTemplate`; env: the profile's `env`, then
+    `IDEA_AGENT_ID`, `IDEA_PROJECT_ROOT`, the injection's and the projection's; size
+    `cols` x `rows` cells, id `session_id`. Placeholders (`{projectRoot}`, `{agentRunDir}`,
+    `{contextFile}`) are expanded in the profile's args, env values and grant.
     """
+    injection = plan_injection(profile, run_dir)
+    places = Places(project_root=project_root, run_dir=run_dir, context_file=injection.file)
+    cwd = agent_cwd(profile, run_dir, project_root)
     text = compose_convention_file(
         project_root=project_root, context_md=inputs.context_md, persona_md=inputs.persona_md,
         skills=inputs.skills, memory_index=inputs.memory_index, handoff=inputs.handoff,
-        orchestration=inputs.orchestration)
-    injection = plan_injection(profile, run_dir)
-    env = {"IDEA_AGENT_ID": agent_id, "IDEA_PROJECT_ROOT": project_root, **injection.env,
-           **projection.env}
+        orchestration=inputs.orchestration, cwd=cwd)
+    own_args, own_env = profile_args_env(profile, places)
+    env = {**own_env, "IDEA_AGENT_ID": agent_id, "IDEA_PROJECT_ROOT": project_root,
+           **injection.env, **projection.env}
     spawn = SpawnSpec(command=command,
-                      args=[*profile.args, *injection.args, *projection.args],
-                      cwd=agent_cwd(profile, run_dir, project_root), env=env, cols=cols,
-                      rows=rows, session_id=session_id)
+                      args=[*resume, *own_args, *injection.args, *project_access_args(profile, places),
+                            *projection.args],
+                      cwd=cwd, env=env, cols=cols, rows=rows, session_id=session_id)
     files = (PlannedFile(injection.file, text), *projection.files)
     return LaunchPlan(run_dir=run_dir, files=files, spawn=spawn)

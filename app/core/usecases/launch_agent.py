@@ -19,7 +19,7 @@ from app.core.domain.launch_plan import (
 )
 from app.core.domain.layout import LayoutDoc
 from app.core.domain.layout_nodes import find_leaf, leaves
-from app.core.domain.profiles import Profile
+from app.core.domain.profiles import Profile, resume_args
 from app.core.domain.sessions import SessionRecord
 from app.core.errors import (
     AGENT_ALREADY_RUNNING,
@@ -93,7 +93,8 @@ class LaunchAgent:
         self._tokens, self._config, self._sandboxes = tokens, config, sandboxes
 
     def execute(self, project: ProjectState, agent_id: str, node_id: str | None, cols: int,
-                rows: int, profiles: Sequence[Profile]) -> LaunchResult:
+                rows: int, profiles: Sequence[Profile],
+                resume_id: str | None = None) -> LaunchResult:
         """Launch (or re-attach) agent `agent_id` in leaf `node_id` of the active layout, or in
         the background (no cell) when `node_id` is None.
 
@@ -107,7 +108,8 @@ class LaunchAgent:
         `AGENT_ALREADY_RUNNING` (details `{nodeId, sessionId, agentId}`), `COMMAND_NOT_FOUND`
         ("command not found: <cmd>"), `NOT_FOUND` (agent or cell), `INVALID` (unknown
         profile), `CORRUPT_FILE` (also an unreadable `permissions.json`: never run
-        unconfined), `NOT_WRITABLE`.
+        unconfined), `NOT_WRITABLE`. `resume_id`: the CLI's own conversation to resume (its
+        profile's `resume_args`; ignored when the profile cannot resume).
         """
         agent = require_manifest(project).get(agent_id)
         doc = require_layouts(project)
@@ -123,7 +125,7 @@ class LaunchAgent:
                            f"{agent.name} is working on a headless turn; launch it when the "
                            "turn has ended", {"agentId": agent_id, "headless": True})
         token = self._tokens.new_token() if project.endpoint is not None else None
-        plan = self.prepare(project, agent_id, profiles, token, cols, rows).plan
+        plan = self.prepare(project, agent_id, profiles, token, cols, rows, resume_id).plan
         session_id = self._terminals.spawn(plan.spawn)
         record = SessionRecord(session_id, "agent", agent.name, agent_id, sandbox=plan.sandbox)
         project.sessions[session_id] = record
@@ -160,13 +162,14 @@ class LaunchAgent:
         return LaunchResult(session_id, True, layouts)
 
     def prepare(self, project: ProjectState, agent_id: str, profiles: Sequence[Profile],
-                token: str | None, cols: int = 120, rows: int = 32) -> Prepared:
+                token: str | None, cols: int = 120, rows: int = 32,
+                resume_id: str | None = None) -> Prepared:
         """Plan agent `agent_id`'s launch and write its run dir (convention file with persona,
         skills, memory and handoffs; the vendor projection with `token`), everything but the
         spawn — what a PTY launch and a headless turn share. Errors of `execute` (but
         `AGENT_ALREADY_RUNNING`)."""
         agent = require_manifest(project).get(agent_id)
-        prepared = self._plan(project, agent, profiles, cols, rows, token)
+        prepared = self._plan(project, agent, profiles, cols, rows, token, resume_id)
         plan = prepared.plan
         self._fs.make_dirs(plan.run_dir)
         for file in plan.files:
@@ -177,7 +180,7 @@ class LaunchAgent:
         return prepared
 
     def _plan(self, project: ProjectState, agent: AgentEntry, profiles: Sequence[Profile],
-              cols: int, rows: int, token: str | None) -> Prepared:
+              cols: int, rows: int, token: str | None, resume_id: str | None) -> Prepared:
         profile = next((p for p in profiles if p.id == agent.profile_id), None)
         if profile is None:
             raise AppError(INVALID, f"agent '{agent.name}' uses unknown profile "
@@ -203,7 +206,8 @@ class LaunchAgent:
         plan = plan_launch(project_root=project.root, run_dir=run_dir, agent_id=agent.agent_id,
                            profile=profile, command=resolved,
                            inputs=self._inputs(project, agent, orchestration), cols=cols,
-                           rows=rows, session_id=self._ids.new_id(), projection=projection)
+                           rows=rows, session_id=self._ids.new_id(), projection=projection,
+                           resume=(resume_args(profile, resume_id) or ()) if resume_id else ())
         return Prepared(profile, sandbox.confine(plan, self._config.idea_command, notes),
                         delegation)
 

@@ -7,51 +7,69 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.domain.detection import Detection
 from app.core.domain.documents import dump_document, parse_document
-from app.core.domain.profiles import Profile, ProfilesDoc, builtin_profiles
+from app.core.domain.profile_rules import FieldProblem, is_path, profiles_problems
+from app.core.domain.profiles import (
+    Profile,
+    ProfilesDoc,
+    builtin_profiles,
+    with_catalogue_defaults,
+)
 from app.core.errors import INVALID, AppError
-from app.core.ports import FileSystem, ProfileDetector
+from app.core.ports import CommandResolver, FileSystem, ProfileDetector
 
 PROFILES_FILE = "profiles.json"
 
 
 @dataclass(frozen=True)
 class ProfileDetection:
-    """Whether `profile`'s CLI is installed, and the version line it printed."""
+    """What detecting `profile`'s CLI found: `installed`, the version line it printed and
+    the whole `detection` (state, executable path, output)."""
 
     profile: Profile
     installed: bool
     version: str | None
+    detection: Detection = Detection("missing")
 
     def to_json(self) -> dict[str, Any]:
-        """Encode as `{"profile", "installed", "version"}`."""
+        """Encode as `{"profile", "installed", "version", "state", "path", "output",
+        "exitCode"}`."""
+        d = self.detection
         return {"profile": self.profile.to_json(), "installed": self.installed,
-                "version": self.version}
+                "version": self.version, "state": d.state, "path": d.path, "output": d.output,
+                "exitCode": d.exit_code}
 
 
 class DetectProfiles:
-    """Run each profile's detection command (e.g. `claude --version`)."""
+    """Run each profile's detection command (e.g. `claude --version`).
 
-    def __init__(self, detector: ProfileDetector) -> None:
-        self._detector = detector
+    `shell` (absolute path of the user's shell) is what a profile with an empty command runs.
+    """
+
+    def __init__(self, detector: ProfileDetector, shell: str = "") -> None:
+        self._detector, self._shell = detector, shell
 
     def execute(self, profiles: Sequence[Profile] | None = None) -> list[ProfileDetection]:
-        """Detect `profiles` (default: the built-in catalogue), in order.
+        """Detect `profiles` (default: the built-in catalogue), in order (see `one`)."""
+        return [self.one(p) for p in (builtin_profiles() if profiles is None else profiles)]
 
-        An empty command (the user's shell) is always installed; a profile without `detect`
-        is reported not installed (nothing is run).
+    def one(self, profile: Profile) -> ProfileDetection:
+        """Detect one profile (the editor's Test button).
+
+        An empty command (the user's shell) is installed, its shell's path reported when one
+        is configured; a profile without `detect` is looked up only (nothing is run); else its
+        detection command runs within its timeout.
         """
-        out = []
-        for profile in builtin_profiles() if profiles is None else profiles:
-            if not profile.command:
-                out.append(ProfileDetection(profile, True, None))
-            elif profile.detect is None:
-                out.append(ProfileDetection(profile, False, None))
-            else:
-                version = self._detector.detect(profile.command, list(profile.detect.args),
-                                                profile.detect.timeout_ms)
-                out.append(ProfileDetection(profile, version is not None, version))
-        return out
+        if not profile.command:
+            found = Detection("installed", path=self._shell or None,
+                              output=f"uses your shell: {self._shell}" if self._shell else "")
+        elif profile.detect is None:
+            found = self._detector.detect(profile.command, None, 0)
+        else:
+            found = self._detector.detect(profile.command, list(profile.detect.args),
+                                          profile.detect.timeout_ms)
+        return ProfileDetection(profile, found.installed, found.version, found)
 
 
 def _read(fs: FileSystem, data_dir: str) -> ProfilesDoc | None:
@@ -67,32 +85,83 @@ class LoadProfiles:
     def __init__(self, fs: FileSystem, data_dir: str) -> None:
         self._fs, self._data_dir = fs, data_dir
 
-    def execute(self) -> list[Profile]:
-        """Profiles from the file, or the built-in catalogue when it is missing.
+    def execute(self, include_disabled: bool = False) -> list[Profile]:
+        """The enabled profiles of the file (all of them with `include_disabled`), or the
+        built-in catalogue when it is missing. A built-in profile written by an earlier
+        version gets the catalogue's project grant (`with_catalogue_defaults`).
 
         Raises `AppError(CORRUPT_FILE)` (details `{file, field}`) when it cannot be read.
         """
         found = _read(self._fs, self._data_dir)
-        return builtin_profiles() if found is None else list(found.profiles)
+        if found is None:
+            return builtin_profiles()
+        return [with_catalogue_defaults(p) for p in found.profiles
+                if include_disabled or p.enabled]
+
+
+def profiles_to_store(profiles: Sequence[Profile]) -> list[Profile]:
+    """What `profiles.json` keeps of the editor's list: every enabled profile, and the
+    disabled ones the user configured (custom, or a built-in changed from the catalogue's);
+    a disabled built-in left as the catalogue has it is not written (the catalogue has it)."""
+    catalogue = {p.id: p for p in builtin_profiles()}
+    kept = []
+    for profile in profiles:
+        builtin = catalogue.get(profile.id)
+        untouched = (builtin is not None
+                     and profile.model_copy(update={"enabled": True}) == builtin)
+        if profile.enabled or not untouched:
+            kept.append(profile)
+    return kept
 
 
 class SaveProfiles:
     """Write `<data_dir>/profiles.json` (unknown top-level keys kept)."""
 
-    def __init__(self, fs: FileSystem, data_dir: str) -> None:
-        self._fs, self._data_dir = fs, data_dir
+    def __init__(self, fs: FileSystem, data_dir: str, resolver: CommandResolver) -> None:
+        self._fs, self._data_dir, self._resolver = fs, data_dir, resolver
 
-    def execute(self, profiles: Sequence[Profile]) -> None:
-        """Raises `INVALID` (duplicate or empty ids), `CORRUPT_FILE` (existing file unreadable:
-        it is never overwritten), `NOT_WRITABLE`."""
-        if not profiles:
-            raise AppError(INVALID, "choose at least one profile (Shell is always available)")
-        ids = [p.id for p in profiles]
-        if "" in ids or len(ids) != len(set(ids)):
-            raise AppError(INVALID, "profile ids must be unique and non-empty")
+    def execute(self, profiles: Sequence[Profile]) -> list[Profile]:
+        """Check and save the editor's list (see `profiles_to_store`); returns what was saved.
+
+        Raises `INVALID` naming the first field at fault (details `{field, problems: [{field,
+        message}]}`): the rules of `profiles_problems`, and an enabled profile whose command
+        is not found (`profiles[2].command: 'claude' was not found on the PATH …`);
+        `CORRUPT_FILE` (existing file unreadable: it is never overwritten); `NOT_WRITABLE`.
+        """
+        problems = profiles_problems(profiles)
+        known = {p.field for p in problems}
+        problems += [p for p in self._missing_commands(profiles) if p.field not in known]
+        if problems:
+            problems.sort(key=lambda p: _order(p.field))
+            first = problems[0]
+            raise AppError(INVALID, f"{first.field}: {first.message}",
+                           {"field": first.field, "problems": [p.to_json() for p in problems]})
         data_dir = self._data_dir
         found = _read(self._fs, data_dir)
-        doc = (ProfilesDoc(profiles=tuple(profiles)) if found is None
-               else found.model_copy(update={"profiles": tuple(profiles)}))
+        stored = tuple(profiles_to_store(profiles))
+        doc = (ProfilesDoc(profiles=stored) if found is None
+               else found.model_copy(update={"profiles": stored}))
         self._fs.make_dirs(data_dir)
         self._fs.write_text_atomic(posixpath.join(data_dir, PROFILES_FILE), dump_document(doc))
+        return list(stored)
+
+    def _missing_commands(self, profiles: Sequence[Profile]) -> list[FieldProblem]:
+        out = []
+        for index, profile in enumerate(profiles):
+            command = profile.command
+            if not profile.enabled or not command or self._resolver.which(command) is not None:
+                continue
+            where = "does not exist or is not executable" if is_path(command) else \
+                "was not found on the PATH"
+            out.append(FieldProblem(
+                f"profiles[{index}].command",
+                f"'{command}' {where}: give the absolute path of the executable (Test shows "
+                "what IdeA finds), or untick the profile"))
+        return out
+
+
+def _order(field: str) -> tuple[int, str]:
+    """Problems sorted by profile index, then as found (a list-wide problem last)."""
+    if field.startswith("profiles["):
+        return int(field[len("profiles["):field.index("]")]), ""
+    return 1 << 30, field

@@ -1,4 +1,24 @@
-from app.core.domain.profiles import DEFAULT_DETECT_TIMEOUT_MS, Profile, builtin_profiles
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.core.domain.profiles import (
+    DEFAULT_DETECT_TIMEOUT_MS,
+    Places,
+    Profile,
+    ProjectAccess,
+    SessionStrategy,
+    StructuredAdapter,
+    builtin_profiles,
+    expand,
+    profile_templates,
+    resume_args,
+    structured_of,
+    with_catalogue_defaults,
+)
+from app.core.errors import AppError
 
 LEGACY = {"id": "00000000-0000-0000-0000-000000000000", "name": "Dev", "command": "claude",
           "args": [], "contextInjection": {"strategy": "conventionFile", "target": "CLAUDE.md"},
@@ -37,3 +57,93 @@ def test_unknown_and_unmodelled_keys_survive() -> None:
 def test_builtins_round_trip() -> None:
     for profile in builtin_profiles():
         assert Profile.from_json(profile.to_json()) == profile
+
+
+def test_the_catalogue_grants_the_project_and_declares_sessions() -> None:
+    by_id = {p.id: p for p in builtin_profiles()}
+    grants = {i: p.project_access.args if p.project_access else None for i, p in by_id.items()}
+    assert grants == {"claude-code": ("--add-dir", "{projectRoot}"),
+                      "codex-cli": ("--add-dir", "{projectRoot}"),
+                      "gemini-cli": ("--include-directories", "{projectRoot}"),
+                      "aider": None, "shell": None}
+    assert all(p.cwd_template == "{agentRunDir}" for i, p in by_id.items() if i != "shell")
+    assert by_id["shell"].cwd_template == "{projectRoot}"
+    assert resume_args(by_id["claude-code"], "abc") == ("--resume", "abc")
+    assert resume_args(by_id["codex-cli"], "abc") == ("resume", "abc")
+    assert resume_args(by_id["aider"], "abc") is None
+    protocols = {i: (s.protocol, s.args) if (s := structured_of(p)) else None
+                 for i, p in by_id.items()}
+    assert protocols == {"claude-code": ("claude-stream-json", ()),
+                         "codex-cli": ("codex-exec", ()), "gemini-cli": ("acp", ("--acp",)),
+                         "aider": None, "shell": None}
+
+
+def test_the_acp_template_is_data() -> None:
+    acp = next(t for t in profile_templates() if t.id == "acp-agent")
+    assert acp.profile.to_json()["structured"] == {"protocol": "acp", "args": ["acp"]}
+    assert "OpenCode" in acp.description and acp.to_json()["profile"]["command"] == "opencode"
+
+
+def test_new_fields_round_trip_and_are_omitted_when_empty() -> None:
+    raw = {**LEGACY, "detect": {"args": ["-V"], "timeoutMs": 900},
+           "env": {"MODE": "{projectRoot}/x"}, "projectAccess": {"args": ["--dir"]},
+           "session": {"assignFlag": "--session-id", "resumeFlag": "--resume"},
+           "structured": {"protocol": "acp", "command": "qwen", "args": ["--experimental-acp"]},
+           "enabled": False}
+    assert Profile.from_json(raw).to_json() == raw
+    out = Profile.from_json(LEGACY).to_json()
+    for key in ("env", "projectAccess", "session", "structured", "enabled"):
+        assert key not in out
+
+
+def test_structured_short_form_and_the_original_adapter_key() -> None:
+    short = Profile.from_json({**LEGACY, "structured": "acp"})
+    assert short.structured == StructuredAdapter(protocol="acp")
+    assert short.to_json()["structured"] == {"protocol": "acp"}
+    original = Profile.from_json({**LEGACY, "structuredAdapter": "Claude"})
+    assert original.to_json()["structuredAdapter"] == "Claude"
+    assert structured_of(original) == StructuredAdapter(protocol="claude-stream-json")
+    assert structured_of(Profile.from_json({**LEGACY, "structuredAdapter": "?"})) is None
+
+
+def test_shape_errors_name_the_field() -> None:
+    for raw, field in (({**LEGACY, "structured": {"protocol": "grpc"}}, "structured.protocol"),
+                       ({**LEGACY, "env": {"A": 1}}, "env.A"),
+                       ({**LEGACY, "projectAccess": {"args": "--add-dir"}}, "projectAccess.args"),
+                       ({**LEGACY, "enabled": "yes"}, "enabled")):
+        with pytest.raises(AppError) as err:
+            Profile.from_json(raw, "profiles[0]")
+        assert err.value.details["field"] == f"profiles[0].{field}", raw
+
+
+def test_the_original_session_block_loads() -> None:
+    profile = Profile.from_json({**LEGACY, "session": {"resumeFlag": "--resume"}})
+    assert resume_args(profile, "s1") == ("--resume", "s1")
+    with_args = profile.model_copy(update={"session": SessionStrategy(
+        resume_args=("resume", "{resumeId}", "--last-turn"))})
+    assert resume_args(with_args, "s1") == ("resume", "s1", "--last-turn")
+
+
+def test_expand_replaces_only_the_known_placeholders() -> None:
+    places = Places(project_root="/p", run_dir="/p/.ideai/run/a", context_file="/r/CLAUDE.md")
+    assert expand('-c roots=["{projectRoot}"] {agentRunDir} {contextFile} {other}', places) == \
+        '-c roots=["/p"] /p/.ideai/run/a /r/CLAUDE.md {other}'
+
+
+def test_a_builtin_from_an_earlier_version_gets_the_catalogue_grant_only() -> None:
+    old = Profile.from_json({**LEGACY, "id": "gemini-cli", "command": "gemini"})
+    assert with_catalogue_defaults(old).project_access == ProjectAccess(
+        args=("--include-directories", "{projectRoot}"))
+    assert with_catalogue_defaults(old).session is None  # not filled: the user's to choose
+    assert with_catalogue_defaults(Profile.from_json(LEGACY)) == Profile.from_json(LEGACY)
+
+
+@given(args=st.lists(st.text(), max_size=4),
+       env=st.dictionaries(st.from_regex(r"[A-Z_][A-Z0-9_]{0,8}", fullmatch=True), st.text(),
+                           max_size=3),
+       enabled=st.booleans())
+def test_any_edited_builtin_round_trips(args: list[str], env: dict[str, str],
+                                        enabled: bool) -> None:
+    for profile in builtin_profiles():
+        edited = profile.model_copy(update={"args": tuple(args), "env": env, "enabled": enabled})
+        assert Profile.from_json(json.loads(json.dumps(edited.to_json()))) == edited

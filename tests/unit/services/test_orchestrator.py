@@ -54,7 +54,8 @@ class Call:
 def setup(w: World, *names: str, profile: str = "shell") -> dict[str, AgentCaller]:
     """Open the project, create and launch `names` (in the background), settle them."""
     if profile == "tui":
-        w.s.profiles.save([*w.s.profiles.list(), PORTAL_PROFILE])
+        shell = [p for p in w.s.profiles.list() if p.id == "shell"]
+        w.s.profiles.save([*shell, PORTAL_PROFILE])
     w.s.projects.create(ROOT, "Demo")
     callers = {}
     for name in names:

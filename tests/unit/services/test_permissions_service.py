@@ -227,7 +227,7 @@ def headless_world(abi: int | None) -> tuple[World, FakeAgentSessions, str]:
         ToolActivity("Write", "permission denied: /home/u/side/x"),
         Final(text="done", engine_session_id="e1")])])
     w = world(resolver={"gem-cli": "/usr/bin/gem-cli"}, abi=abi, sessions={"acp": sessions})
-    w.s.profiles.save([*builtin_profiles(), GEM])
+    w.s.profiles.save([*(p for p in builtin_profiles() if p.id == "shell"), GEM])
     w.s.projects.create(ROOT, "Demo")
     w.s.permissions.save(ROOT, DOC)
     agent = w.s.agents.create(ROOT, "Gem", "# Gem", "gem").entry.agent_id

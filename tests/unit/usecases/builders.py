@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from app.core.usecases.permissions import AgentSandboxes
 from app.core.usecases.project_state import ProjectState
 from app.core.usecases.projects import CreateProject, OpenProject
 from tests.unit import samples
-from tests.unit.fakes import FakeClock, FakeEventSink, FakeFileSystem, SequentialIds
+from tests.unit.fakes import (
+    FakeCliNeeds,
+    FakeClock,
+    FakeEventSink,
+    FakeFileSystem,
+    FakePermissionProjector,
+    FakeSandboxEnforcer,
+    SequentialIds,
+)
 
 DATA = "/data"
 ROOT = "/home/u/proj"
@@ -37,3 +46,8 @@ def original_project(agents_json: str = samples.AGENTS_JSON,
         f"{ideai}/agents/git.md": "# Git — repository",
     })
     return fs, ids, OpenProject(fs, ids, clock, FakeEventSink(), DATA).execute(ROOT)
+
+
+def sandboxes(fs: FakeFileSystem, abi: int | None = 7) -> AgentSandboxes:
+    """The permissions of a launch over fakes: a kernel with Landlock `abi`."""
+    return AgentSandboxes(fs, FakeSandboxEnforcer(abi), FakeCliNeeds(), FakePermissionProjector())

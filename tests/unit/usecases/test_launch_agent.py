@@ -10,33 +10,24 @@ from app.core.errors import AppError
 from app.core.events import AgentStateChanged, LayoutChanged, SessionStarted
 from app.core.usecases.agents import UpdateAgent
 from app.core.usecases.launch_agent import LaunchAgent, LaunchConfig
-from app.core.usecases.permissions import AgentSandboxes
 from app.core.usecases.project_state import ProjectState, mark_exited
 from tests.unit import samples
 from tests.unit.fakes import (
-    FakeCliNeeds,
     FakeEventSink,
     FakeFileSystem,
-    FakePermissionProjector,
     FakeProjector,
     FakeResolver,
-    FakeSandboxEnforcer,
     FakeTerminalHost,
     SequentialIds,
     SequentialTokens,
 )
-from tests.unit.usecases.builders import ROOT, original_project
+from tests.unit.usecases.builders import ROOT, original_project, sandboxes
 
 PROFILES = builtin_profiles()
 CONFIG = LaunchConfig(shell="/bin/sh", idea_command=("/opt/idea/idea",))
 NEIGHBOUR = "b9251e74-3bd5-43ee-90e5-e6bb87faab38"
 RUN = f"{ROOT}/.ideai/run/{samples.MAIN_ID}"
 UNPOSED = SessionSandbox(NOTHING_POSED)
-
-
-def sandboxes(fs: FakeFileSystem, abi: int | None = 7) -> AgentSandboxes:
-    """The permissions of a launch over fakes: a kernel with Landlock `abi`."""
-    return AgentSandboxes(fs, FakeSandboxEnforcer(abi), FakeCliNeeds(), FakePermissionProjector())
 
 
 def _setup() -> tuple[FakeFileSystem, SequentialIds, ProjectState, FakeTerminalHost,
@@ -55,6 +46,7 @@ def test_launch_writes_convention_file_and_spawns_in_run_dir() -> None:
     assert not result.reattached
     [spec] = pty.specs
     assert spec.command == "/usr/bin/claude" and spec.cwd == RUN
+    assert spec.args == ["--add-dir", ROOT]  # the project granted (profile data)
     assert spec.env == {"IDEA_AGENT_ID": samples.MAIN_ID, "IDEA_PROJECT_ROOT": ROOT}
     text = fs.files[f"{RUN}/CLAUDE.md"]
     assert "## Project root" in text and "Projet de démonstration." in text

@@ -72,7 +72,7 @@ def test_nothing_posed_means_no_projection_no_plan_no_wrapping() -> None:
     fs, state, pty, launch, projector, needs = world()
     result = launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
     [spec] = pty.specs
-    assert spec.command == "/usr/bin/claude" and spec.args == []
+    assert spec.command == "/usr/bin/claude" and spec.args == ["--add-dir", state.root]
     assert PLAN not in fs.files and projector.calls == [] and needs.calls == []
     record = state.sessions[result.session_id]
     assert record.sandbox is not None
@@ -87,7 +87,7 @@ def test_a_write_rule_projects_the_settings_and_wraps_the_cli_in_the_launcher() 
     [spec] = pty.specs
     assert spec.command == "/opt/idea/idea"
     assert spec.args == ["sandbox-exec", "--plan", PLAN, "--", "/usr/bin/claude",
-                         "--perms", f"{RUN}/perms.json"]
+                         "--add-dir", state.root, "--perms", f"{RUN}/perms.json"]
     assert spec.cwd == RUN and spec.env["IDEA_TOKEN"] == "token-1"
     plan = json.loads(fs.files[PLAN])
     assert plan["restrict"] == ["write"] and plan["failClosed"] is True

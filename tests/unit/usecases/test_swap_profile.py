@@ -20,7 +20,7 @@ from tests.unit.fakes import (
     SequentialIds,
     SequentialTokens,
 )
-from tests.unit.usecases.builders import ROOT, original_project
+from tests.unit.usecases.builders import ROOT, original_project, sandboxes
 
 PROFILES = builtin_profiles()
 RESOLVER = FakeResolver({"claude": "/usr/bin/claude", "codex": "/usr/bin/codex",
@@ -31,7 +31,8 @@ NEIGHBOUR = "b9251e74-3bd5-43ee-90e5-e6bb87faab38"
 def _world() -> tuple[FakeFileSystem, ProjectState, LaunchAgent, SwapProfile]:
     fs, ids, state = original_project()
     launch = LaunchAgent(fs, FakeTerminalHost(), RESOLVER, SequentialIds(), FakeEventSink(),
-                         FakeProjector(), SequentialTokens(), LaunchConfig(shell="/bin/sh"))
+                         FakeProjector(), SequentialTokens(), LaunchConfig(shell="/bin/sh"),
+                         sandboxes=sandboxes(fs))
     return fs, state, launch, SwapProfile(fs, RESOLVER, "/bin/sh")
 
 
@@ -120,7 +121,7 @@ def test_the_next_launch_uses_the_new_profile_with_persona_and_handoff() -> None
     swap.commit(state, swap.plan(state, samples.MAIN_ID, "codex-cli", PROFILES))
     pty = FakeTerminalHost()
     LaunchAgent(fs, pty, RESOLVER, SequentialIds(), FakeEventSink(), FakeProjector(),
-                SequentialTokens(), LaunchConfig(shell="/bin/sh")).execute(
+                SequentialTokens(), LaunchConfig(shell="/bin/sh"), sandboxes=sandboxes(fs)).execute(
         state, samples.MAIN_ID, NEIGHBOUR, 80, 24, PROFILES)
     assert pty.specs[0].command == "/usr/bin/codex"
     text = fs.files[f"{ROOT}/.ideai/run/{samples.MAIN_ID}/AGENTS.md"]

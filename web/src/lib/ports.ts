@@ -41,18 +41,53 @@ export interface ContextInjection {
 export interface Profile {
   id: string;
   name: string;
+  /** A name looked up on the app's PATH or an absolute path; empty: the user's shell. */
   command: string;
   args: string[];
+  /** Extra environment; values may hold `{projectRoot}`, `{agentRunDir}`, `{contextFile}`. */
+  env?: Record<string, string>;
   contextInjection: ContextInjection;
   detect?: { args: string[]; timeoutMs: number };
+  /** `{agentRunDir}` (default) or `{projectRoot}`. */
   cwdTemplate?: string;
+  /** Arguments granting the CLI the project (e.g. `["--add-dir", "{projectRoot}"]`). */
+  projectAccess?: { args: string[] };
+  /** How the CLI resumes its own conversation: `--resume <id>`, or args holding `{resumeId}`. */
+  session?: { assignFlag?: string; resumeFlag?: string; resumeArgs?: string[] };
+  /** Headless (structured) adapter (contracts §10). */
+  structured?: { protocol: StructuredProtocol; command?: string; args?: string[] };
+  promptReadyPattern?: string;
+  submitSequence?: string;
+  submitDelayMs?: number;
+  /** `false`: configured but not offered to agents (omitted when true). */
+  enabled?: boolean;
   [extra: string]: unknown;
 }
+
+export type StructuredProtocol = 'acp' | 'claude-stream-json' | 'codex-exec';
+
+/** `installed`; `missing`: no such command; `failed`: it could not run or exited non-zero; `timeout`. */
+export type DetectionState = 'installed' | 'missing' | 'failed' | 'timeout';
 
 export interface ProfileDetection {
   profile: Profile;
   installed: boolean;
   version: string | null;
+  /** The fields below come with `profiles.detect` and `profiles.test` (contracts §4.1). */
+  state?: DetectionState;
+  /** The executable found (absolute), or null. */
+  path?: string | null;
+  /** What the detection command printed, or why it could not run (≤ 4,000 characters). */
+  output?: string;
+  exitCode?: number | null;
+}
+
+/** A starting point for a custom profile ("Add profile…"). */
+export interface ProfileTemplate {
+  id: string;
+  name: string;
+  description: string;
+  profile: Profile;
 }
 
 export interface RecentProject {
@@ -533,6 +568,36 @@ export function asGatewayError(error: unknown): GatewayError {
   return new GatewayError('INTERNAL', message);
 }
 
+/** An agent the resume panel offers (issue 10 item 7, contracts §4.1 `resume.*`). */
+export interface ResumableAgent {
+  /** The cell it ran in (it comes back there). */
+  nodeId: string;
+  agentId: string;
+  agentName: string;
+  profileId: string;
+  profileName: string;
+  /** The pair's conversation (the user and the agent). */
+  conversationId: string;
+  /** The CLI's own session id kept in `providers.json`, or null. */
+  resumeId: string | null;
+  /** `resume`: relaunched with `resumeId`; `fresh`: a new conversation, the handoff injected. */
+  how: 'resume' | 'fresh';
+  /** What will happen, in the user's words. */
+  note: string;
+}
+
+export type ResumeChoice = 'resume' | 'new' | 'ignore';
+
+export interface ResumeOutcome {
+  agent: ResumableAgent;
+  choice: ResumeChoice;
+  /** The relaunched session, or null (Ignore). */
+  sessionId: string | null;
+  /** Launched with the CLI's own id. */
+  resumed: boolean;
+  layouts: LayoutDoc;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Gateways
 
@@ -545,6 +610,10 @@ export interface ProfilesGateway {
   list(): Promise<Profile[]>;
   /** Saves the chosen profiles and marks the first run done. */
   save(profiles: Profile[]): Promise<Profile[]>;
+  /** Runs `profile`'s detection as edited (not saved): the editor's Test button. */
+  test(profile: Profile): Promise<ProfileDetection>;
+  /** Templates for "Add profile…" (the generic ACP agent, a blank CLI). */
+  templates(): Promise<ProfileTemplate[]>;
 }
 
 export interface ProjectsGateway {
@@ -690,6 +759,14 @@ export interface PermissionsGateway {
   denials(root: string, agentId: string): Promise<Denial[]>;
 }
 
+/** The resume panel on opening a project (issue 10 item 7). */
+export interface ResumeGateway {
+  /** Agents that were running in a cell when IdeA last stopped, and have no session now. */
+  pending(root: string): Promise<ResumableAgent[]>;
+  /** Resume (own cell, own id), New conversation (fresh, handoff injected) or Ignore. */
+  answer(root: string, nodeId: string, choice: ResumeChoice, cols: number, rows: number): Promise<ResumeOutcome>;
+}
+
 export interface Gateway {
   /** `pywebview` in the desktop window, `mock` in tests and a plain browser. */
   readonly kind: 'pywebview' | 'mock';
@@ -702,6 +779,7 @@ export interface Gateway {
   readonly orchestration: OrchestrationGateway;
   readonly conversations: ConversationsGateway;
   readonly permissions: PermissionsGateway;
+  readonly resume: ResumeGateway;
   /** Subscribes to pushes; batches received before the first subscriber are replayed to it. */
   onPush(handler: PushHandler): Unsubscribe;
 }

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
-import type { Profile } from '../../lib/ports';
+import { GatewayError, type Profile } from '../../lib/ports';
 import { harness } from '../../test/harness';
 import App from '../../App.svelte';
 import { BUILTIN_PROFILES } from '../../lib/adapters/mock';
@@ -24,17 +24,18 @@ describe('ProfileWizard', () => {
   });
 
   it('saves the ticked profiles and reports them', async () => {
-    const h = harness({ installed: ['sh', 'claude'] });
+    const h = harness({ installed: ['sh', 'claude', 'codex'] });
     const onDone = vi.fn<(saved: Profile[]) => void>();
     render(ProfileWizard, { props: { onDone }, context: h.context });
 
-    await fireEvent.click(await screen.findByRole('checkbox', { name: /Codex CLI/ }));
+    expect(await screen.findByRole('checkbox', { name: /Codex CLI/ })).toBeChecked();
+    await fireEvent.click(screen.getByRole('checkbox', { name: /Claude Code/ }));
     await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 
     await waitFor(() => expect(h.gateway.calls.map((c) => c.method)).toContain('profiles.save'));
     await waitFor(() => expect(onDone).toHaveBeenCalled());
     const [saved] = h.gateway.callsOf('profiles.save')[0] as [Profile[]];
-    expect(saved.map((p) => p.id)).toEqual(['claude-code', 'codex-cli', 'shell']);
+    expect(saved.map((p) => p.id)).toEqual(['codex-cli', 'shell']);
   });
 
   it('still offers Shell when detection fails', async () => {
@@ -61,7 +62,7 @@ describe('Profiles… (the wizard after the first run)', () => {
   }
 
   it('ticks the saved profiles (not the detected ones) and shows the detection results', async () => {
-    const h = harness({ installed: ['sh', 'claude'], profiles: [{ ...aider, args: ['--model', 'x'] }, shell, custom] });
+    const h = harness({ installed: ['sh', 'claude', 'aider', 'myllm'], profiles: [{ ...aider, args: ['--model', 'x'] }, shell, custom] });
     const wizard = await openProfiles(h);
 
     expect(wizard).toHaveAttribute('data-mode', 'manage');
@@ -73,12 +74,14 @@ describe('Profiles… (the wizard after the first run)', () => {
     expect(within(wizard).getByRole('checkbox', { name: /My LLM/ })).toBeChecked();
     expect(within(wizard).getByRole('checkbox', { name: /Claude Code/ })).not.toBeChecked();
     expect(screen.getByTestId('detect-claude-code')).toHaveTextContent('installed');
-    expect(screen.getByTestId('detect-aider')).toHaveTextContent('not found');
-    expect(screen.getByTestId('detect-my-llm')).toHaveTextContent('configured');
+    expect(screen.getByTestId('detect-aider')).toHaveTextContent('installed');
+    expect(screen.getByTestId('detect-codex-cli')).toHaveTextContent('not found');
+    expect(within(wizard).getByRole('checkbox', { name: /Codex CLI/ })).toBeDisabled();
+    expect(screen.getByTestId('detect-my-llm')).toHaveTextContent('installed');
   });
 
   it('saves the new choice with the saved settings kept, and updates the workspace', async () => {
-    const h = harness({ installed: ['sh', 'claude'], profiles: [{ ...aider, args: ['--model', 'x'] }, shell, custom] });
+    const h = harness({ installed: ['sh', 'claude', 'aider', 'myllm'], profiles: [{ ...aider, args: ['--model', 'x'] }, shell, custom] });
     const wizard = await openProfiles(h);
 
     await fireEvent.click(within(wizard).getByRole('checkbox', { name: /Claude Code/ }));
@@ -111,5 +114,97 @@ describe('Profiles… (the wizard after the first run)', () => {
     const wizard = await screen.findByTestId('wizard');
     expect(wizard).toHaveAttribute('data-mode', 'first-run');
     expect(within(wizard).queryByTestId('wizard-cancel')).not.toBeInTheDocument();
+  });
+});
+
+describe('Profile editor', () => {
+  async function open(h: ReturnType<typeof harness>) {
+    render(ProfileWizard, { props: { onDone: vi.fn() }, context: h.context });
+    return within(await screen.findByTestId('wizard'));
+  }
+
+  it('shows a missing command as such, not tickable until a path is given and found by Test', async () => {
+    const h = harness({ installed: ['sh', 'claude', '/opt/codex/bin/codex'] });
+    const w = await open(h);
+    const codex = await w.findByRole('checkbox', { name: /Codex CLI/ });
+    expect(codex).toBeDisabled();
+    expect(w.getByTestId('edit-codex-cli')).toHaveTextContent('Set path…');
+
+    await fireEvent.click(w.getByTestId('edit-codex-cli'));
+    await fireEvent.click(w.getByTestId('pe-test'));
+    expect(await w.findByTestId('pe-test-state')).toHaveTextContent('not found');
+    expect(w.getByTestId('pe-test-output')).toHaveTextContent('codex: not found on the PATH');
+
+    await fireEvent.input(w.getByTestId('pe-command'), { target: { value: '/opt/codex/bin/codex' } });
+    expect(w.queryByTestId('pe-test-state')).not.toBeInTheDocument();
+    await fireEvent.click(w.getByTestId('pe-test'));
+    expect(await w.findByTestId('pe-test-state')).toHaveTextContent('found');
+    expect(w.getByTestId('pe-test-state')).toHaveTextContent('/opt/codex/bin/codex');
+    expect(w.getByTestId('pe-test-output')).toHaveTextContent('/opt/codex/bin/codex 1.0.0');
+    expect(h.gateway.callsOf('profiles.test').at(-1)?.[0]).toMatchObject({ id: 'codex-cli', command: '/opt/codex/bin/codex' });
+
+    const ticked = w.getByRole('checkbox', { name: /Codex CLI/ });
+    expect(ticked).toBeEnabled();
+    await fireEvent.click(ticked);
+    await fireEvent.click(w.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(h.gateway.callsOf('profiles.save')).toHaveLength(1));
+    const [saved] = h.gateway.callsOf('profiles.save')[0] as [Profile[]];
+    expect(saved.find((p) => p.id === 'codex-cli')).toMatchObject({ command: '/opt/codex/bin/codex' });
+  });
+
+  it('edits every field into the saved profile', async () => {
+    const h = harness({ installed: ['sh', 'claude'] });
+    const w = await open(h);
+    await fireEvent.click(await w.findByTestId('edit-claude-code'));
+    const set = (id: string, value: string) => fireEvent.input(w.getByTestId(id), { target: { value } });
+    await set('pe-name', 'Claude (fast)');
+    await set('pe-args', '--model\nhaiku');
+    await set('pe-env', 'MY_VAR=1\nOTHER={projectRoot}/x');
+    await set('pe-target', 'CLAUDE.md');
+    await set('pe-prompt-ready', '> $');
+    await set('pe-submit', '\\r\\n');
+    await set('pe-access', '--add-dir\n{projectRoot}');
+    await set('pe-resume-flag', '--resume');
+    await fireEvent.change(w.getByTestId('pe-structured'), { target: { value: 'acp' } });
+    await set('pe-structured-args', '--acp');
+    await fireEvent.click(w.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(h.gateway.callsOf('profiles.save')).toHaveLength(1));
+    const [saved] = h.gateway.callsOf('profiles.save')[0] as [Profile[]];
+    expect(saved.find((p) => p.id === 'claude-code')).toMatchObject({
+      name: 'Claude (fast)',
+      args: ['--model', 'haiku'],
+      env: { MY_VAR: '1', OTHER: '{projectRoot}/x' },
+      promptReadyPattern: '> $',
+      submitSequence: '\r\n',
+      projectAccess: { args: ['--add-dir', '{projectRoot}'] },
+      session: { resumeFlag: '--resume' },
+      structured: { protocol: 'acp', args: ['--acp'] },
+    });
+  });
+
+  it('duplicates a built-in and adds an ACP agent from its template, both saved unticked', async () => {
+    const h = harness({ installed: ['sh', 'claude'] });
+    const w = await open(h);
+    await fireEvent.click(await w.findByTestId('duplicate-claude-code'));
+    expect(w.getByTestId('profile-editor')).toHaveAttribute('data-profile', 'claude-code-copy');
+    expect(w.getByRole('checkbox', { name: /Claude Code \(copy\)/ })).not.toBeChecked();
+    await fireEvent.change(w.getByTestId('add-profile'), { target: { value: 'acp-agent' } });
+    expect(w.getByTestId('profile-editor')).toHaveAttribute('data-profile', 'acp-agent');
+    expect(w.getByTestId('pe-structured')).toHaveValue('acp');
+    await fireEvent.click(w.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(h.gateway.callsOf('profiles.save')).toHaveLength(1));
+    const [saved] = h.gateway.callsOf('profiles.save')[0] as [Profile[]];
+    expect(saved.find((p) => p.id === 'claude-code-copy')).toMatchObject({ name: 'Claude Code (copy)', command: 'claude', enabled: false });
+    expect(saved.find((p) => p.id === 'acp-agent')).toMatchObject({ structured: { protocol: 'acp', args: ['acp'] }, enabled: false });
+  });
+
+  it('opens the profile a refused save names, with the message next to its field', async () => {
+    const h = harness({ installed: ['sh', 'claude'] });
+    const w = await open(h);
+    h.gateway.failNext('profiles.save', new GatewayError('INVALID', "profiles[0].env.PATH: PATH is set by IdeA at launch", { field: 'profiles[0].env.PATH' }));
+    await w.findByRole('checkbox', { name: /Shell/ });
+    await fireEvent.click(w.getByRole('button', { name: 'Save' }));
+    expect(await w.findByTestId('profile-editor')).toHaveAttribute('data-profile', 'claude-code');
+    expect(within(w.getByTestId('profile-editor')).getByRole('alert')).toHaveTextContent('PATH is set by IdeA');
   });
 });

@@ -1,4 +1,5 @@
-import { asGatewayError, type Gateway, type Profile, type ProfileDetection } from '../../lib/ports';
+import { asGatewayError, type Gateway, type Profile, type ProfileDetection, type ProfileTemplate } from '../../lib/ports';
+import { freshId, templateId } from './profile-form';
 
 /** The CLIs the wizard always lists, in this order (ids of the built-in catalogue). */
 export const WIZARD_PROFILE_IDS = ['claude-code', 'codex-cli', 'gemini-cli', 'aider', 'shell'] as const;
@@ -21,6 +22,18 @@ export interface WizardRow {
   profile: Profile | null;
   /** Saved already but unknown to detection (a profile the user added by hand). */
   custom: boolean;
+  /** The last detection of this row's command (`profiles.detect` or the Test button); null once
+   * the command was edited since. */
+  detection: ProfileDetection | null;
+  /** Changed in the editor (or added) since loading: saved even when unticked. */
+  edited: boolean;
+}
+
+/** Whether the row's command is known to be missing (the row cannot be ticked until it is fixed). */
+export function isMissing(row: WizardRow): boolean {
+  if (row.id === 'shell' || !row.profile || !row.profile.command) return false;
+  if (row.detection === null) return false; // not tested since loaded or edited: the save checks it
+  return row.detection.state !== undefined ? row.detection.state === 'missing' : !row.detection.installed;
 }
 
 /** Shell profile used when detection does not report one (the shell is always offered). */
@@ -47,6 +60,11 @@ export class ProfileWizard {
   #loading = $state(true);
   #saving = $state(false);
   #error = $state<string | null>(null);
+  #templates = $state.raw<ProfileTemplate[]>([]);
+  #editing = $state<string | null>(null);
+  #testing = $state<string | null>(null);
+  /** The field the last failed save named (`profiles[2].command` → row id and `command`). */
+  #fieldError = $state<{ id: string; field: string; message: string } | null>(null);
 
   readonly #selectedCount = $derived(Object.values(this.#selected).filter(Boolean).length);
 
@@ -86,6 +104,98 @@ export class ProfileWizard {
     return this.#error;
   }
 
+  /** Templates for "Add profile…". */
+  get templates(): readonly ProfileTemplate[] {
+    return this.#templates;
+  }
+
+  /** The id of the row open in the editor, or null. */
+  get editing(): string | null {
+    return this.#editing;
+  }
+
+  /** The id of the row whose Test is running, or null. */
+  get testing(): string | null {
+    return this.#testing;
+  }
+
+  get fieldError(): { id: string; field: string; message: string } | null {
+    return this.#fieldError;
+  }
+
+  row(id: string): WizardRow | undefined {
+    return this.#rows.find((r) => r.id === id);
+  }
+
+  edit(id: string | null): void {
+    this.#editing = this.#editing === id ? null : id;
+  }
+
+  /** The editor changed row `id`'s profile; a changed command forgets its detection. */
+  update(id: string, profile: Profile): void {
+    this.#rows = this.#rows.map((r) => {
+      if (r.id !== id) return r;
+      const commandChanged = r.profile?.command !== profile.command;
+      return {
+        ...r,
+        profile,
+        name: profile.name || r.id,
+        command: profile.command,
+        edited: true,
+        detection: commandChanged ? null : r.detection,
+        installed: commandChanged ? false : r.installed,
+        version: commandChanged ? null : r.version,
+      };
+    });
+    if (this.#fieldError?.id === id) this.#fieldError = null;
+  }
+
+  /** The Test button: runs row `id`'s detection as edited and keeps its answer on the row. */
+  async test(id: string): Promise<ProfileDetection | null> {
+    const row = this.row(id);
+    if (!row?.profile) return null;
+    this.#testing = id;
+    try {
+      const found = await this.#gateway.profiles.test(row.profile);
+      this.#rows = this.#rows.map((r) => (r.id === id ? { ...r, detection: found, installed: found.installed, version: found.version } : r));
+      if (found.state === 'missing') this.#selected = { ...this.#selected, [id]: false };
+      return found;
+    } catch (error) {
+      this.#error = `Test failed: ${asGatewayError(error).message}`;
+      return null;
+    } finally {
+      this.#testing = null;
+    }
+  }
+
+  /** A copy of row `id` (a built-in one, usually) the user can change; opened in the editor. */
+  duplicate(id: string): void {
+    const row = this.row(id);
+    if (!row?.profile) return;
+    const newId = freshId(id, this.#rows.map((r) => r.id));
+    const profile: Profile = { ...structuredClone(row.profile), id: newId, name: `${row.name} (copy)` };
+    delete profile.enabled;
+    this.#rows = [...this.#rows, { ...row, id: newId, name: profile.name, profile, custom: true, edited: true }];
+    this.#selected = { ...this.#selected, [newId]: false };
+    this.#editing = newId;
+  }
+
+  /** A new profile from template `templateId` (or a blank one), opened in the editor, unticked. */
+  add(template: string): void {
+    const found = this.#templates.find((t) => t.id === template);
+    const base: Profile = found
+      ? structuredClone(found.profile)
+      : { id: 'custom', name: 'Custom CLI', command: '', args: [], contextInjection: { strategy: 'conventionFile', target: 'AGENTS.md' } };
+    const id = templateId(found?.id ?? 'custom', this.#rows.map((r) => r.id));
+    const profile: Profile = { ...base, id };
+    this.#rows = [
+      ...this.#rows,
+      { id, name: profile.name, command: profile.command, installed: false, version: null, profile, custom: true, detection: null, edited: true },
+    ];
+    this.#selected = { ...this.#selected, [id]: false };
+    this.#editing = id;
+  }
+
   async load(options: { current?: boolean } = {}): Promise<void> {
     this.#loading = true;
     this.#error = null;
@@ -102,10 +212,13 @@ export class ProfileWizard {
           })
         : Promise.resolve(null),
     ]);
+    this.#templates = await this.#gateway.profiles.templates().catch(() => [] as ProfileTemplate[]);
     const detected = detectedRows(detections, this.#platform);
     if (current) {
-      this.#rows = withSavedProfiles(detected, current);
-      this.#selected = Object.fromEntries(this.#rows.map((r) => [r.id, current.some((p) => p.id === r.id)]));
+      this.#rows = await this.#detectChanged(withSavedProfiles(detected, current));
+      this.#selected = Object.fromEntries(
+        this.#rows.map((r) => [r.id, current.some((p) => p.id === r.id && p.enabled !== false) && !isMissing(r)]),
+      );
     } else {
       this.#rows = detected;
       this.#selected = Object.fromEntries(this.#rows.map((r) => [r.id, r.profile !== null && (r.installed || r.id === 'shell')]));
@@ -114,19 +227,50 @@ export class ProfileWizard {
     this.#loading = false;
   }
 
+  /** Saved profiles whose command is not the catalogue's (a path, a custom CLI) are detected
+   * as saved. */
+  async #detectChanged(rows: WizardRow[]): Promise<WizardRow[]> {
+    return Promise.all(
+      rows.map(async (r) => {
+        if (r.detection !== null || !r.profile?.command) return r;
+        const found = await this.#gateway.profiles.test(r.profile).catch(() => null);
+        return found ? { ...r, detection: found, installed: found.installed, version: found.version } : r;
+      }),
+    );
+  }
+
   toggle(id: string, on: boolean): void {
+    const row = this.row(id);
+    if (on && row && isMissing(row)) return; // give it a path (and Test) first
     this.#selected = { ...this.#selected, [id]: on };
   }
 
-  /** Saves the ticked profiles; resolves to what the backend stored, or null on failure. */
+  /** Saves the ticked profiles (and, unticked as `enabled: false`, the ones the user added or
+   * changed); resolves to what the backend stored, or null on failure (the field at fault is
+   * opened in the editor). */
   async save(): Promise<Profile[] | null> {
-    const chosen = this.#rows.flatMap((r) => (this.#selected[r.id] && r.profile ? [r.profile] : []));
+    const rows = this.#rows.filter((r) => r.profile && (this.#selected[r.id] || r.edited || (r.custom && r.profile.enabled === false)));
+    const chosen = rows.map((r) => {
+      const profile = { ...(r.profile as Profile) };
+      if (this.#selected[r.id]) delete profile.enabled;
+      else profile.enabled = false;
+      return profile;
+    });
     this.#saving = true;
     this.#error = null;
+    this.#fieldError = null;
     try {
       return await this.#gateway.profiles.save(chosen);
     } catch (error) {
-      this.#error = `Could not save profiles: ${asGatewayError(error).message}`;
+      const failure = asGatewayError(error);
+      this.#error = `Could not save profiles: ${failure.message}`;
+      const field = typeof failure.details.field === 'string' ? failure.details.field : '';
+      const at = /^profiles\[(\d+)\]\.?(.*)$/.exec(field);
+      const row = at ? rows[Number(at[1])] : undefined;
+      if (at && row) {
+        this.#fieldError = { id: row.id, field: at[2] ?? '', message: failure.message };
+        this.#editing = row.id;
+      }
       return null;
     } finally {
       this.#saving = false;
@@ -149,7 +293,9 @@ function withSavedProfiles(detected: WizardRow[], current: Profile[]): WizardRow
   const saved = new Map(current.map((p) => [p.id, p]));
   const rows = detected.map((r) => {
     const profile = saved.get(r.id);
-    return profile ? { ...r, name: profile.name || r.name, command: profile.command, profile } : r;
+    if (!profile) return r;
+    const same = profile.command === r.profile?.command;
+    return { ...r, name: profile.name || r.name, command: profile.command, profile, detection: same ? r.detection : null };
   });
   const custom = current.filter((p) => !rows.some((r) => r.id === p.id));
   return [...rows, ...custom.map(customRow)];
@@ -165,16 +311,18 @@ function toRow(id: string, detection: ProfileDetection | null, platform: string)
       version: detection.version,
       profile: detection.profile,
       custom: false,
+      detection,
+      edited: false,
     };
   }
   if (id === 'shell') {
     const profile = fallbackShellProfile(platform);
-    return { id, name: 'Shell', command: profile.command, installed: true, version: null, profile, custom: false };
+    return { id, name: 'Shell', command: profile.command, installed: true, version: null, profile, custom: false, detection: null, edited: false };
   }
-  return { id, name: FALLBACK_NAMES[id] ?? id, command: '', installed: false, version: null, profile: null, custom: false };
+  return { id, name: FALLBACK_NAMES[id] ?? id, command: '', installed: false, version: null, profile: null, custom: false, detection: null, edited: false };
 }
 
 function customRow(profile: Profile): WizardRow {
   const name = profile.name || profile.id;
-  return { id: profile.id, name, command: profile.command, installed: false, version: null, profile, custom: true };
+  return { id: profile.id, name, command: profile.command, installed: false, version: null, profile, custom: true, detection: null, edited: false };
 }

@@ -1,3 +1,4 @@
+import { ResumeOffer } from '../resume/resume.svelte';
 import { graphEdges, mergeSnapshot } from '../../lib/domain/delegation-graph';
 import { addEntry, foldTranscript, type HeadlessTurn } from '../../lib/domain/headless-transcript';
 import { activeRoot, findLeaf, leafWithSession, leaves } from '../../lib/domain/layout-tree';
@@ -108,7 +109,13 @@ export class ProjectTab {
     // Who works for whom from before this window (a reopened project): the arrows and cards
     // start from the backend's graph; a failed read leaves them to the pushes.
     this.loadGraph().catch(() => undefined);
+    // Agents that were running when IdeA last stopped: the resume panel (issue 10 item 7).
+    this.resume = new ResumeOffer(gateway, dto.root, (layouts) => this.applyLayouts(layouts));
+    void this.resume.load();
   }
+
+  /** The resume panel of this tab. */
+  readonly resume: ResumeOffer;
 
   get name(): string {
     return this.#name;

@@ -27,6 +27,10 @@ import {
   type Problem,
   type Profile,
   type ProfileDetection,
+  type ProfileTemplate,
+  type ResumableAgent,
+  type ResumeChoice,
+  type ResumeOutcome,
   type ProjectDTO,
   type PushBatch,
   type PushEvent,
@@ -86,6 +90,22 @@ export const BUILTIN_PROFILES: Profile[] = [
   { id: 'shell', name: 'Shell', command: 'sh', args: [], contextInjection: { strategy: 'env', var: 'IDEA_CONTEXT' } },
 ];
 
+/** What `profiles.templates` answers (the backend's `profile_templates`). */
+export const PROFILE_TEMPLATES: ProfileTemplate[] = [
+  {
+    id: 'acp-agent',
+    name: 'ACP agent',
+    description: 'Any agent speaking the Agent Client Protocol: OpenCode (opencode, ACP args: acp), Goose (goose, acp), Qwen Code (qwen, --experimental-acp)…',
+    profile: { id: 'acp-agent', name: 'ACP agent', command: 'opencode', args: [], contextInjection: { strategy: 'conventionFile', target: 'AGENTS.md' }, detect: { args: ['--version'], timeoutMs: 5000 }, structured: { protocol: 'acp', args: ['acp'] } },
+  },
+  {
+    id: 'custom',
+    name: 'Custom CLI',
+    description: 'Any other command-line tool.',
+    profile: { id: 'custom', name: 'Custom CLI', command: '', args: [], contextInjection: { strategy: 'conventionFile', target: 'AGENTS.md' }, detect: { args: ['--version'], timeoutMs: 5000 } },
+  },
+];
+
 export interface MockCall {
   method: string;
   args: unknown[];
@@ -99,6 +119,8 @@ export interface MockOptions {
   /** Folders that exist as projects already (open succeeds); their `sessions` are seeded. */
   projects?: ProjectDTO[];
   profiles?: Profile[];
+  /** Agents the resume panel offers, per project root (`resume.pending`). */
+  resumable?: Record<string, ResumableAgent[]>;
   /** Folders where create fails with NOT_WRITABLE. */
   readOnly?: string[];
   /** Answer of `pickFolder`. */
@@ -175,6 +197,8 @@ export class MockBackend {
   #savedProfiles: Profile[];
   #personas = new Map<string, string>();
   #failures = new Map<string, GatewayError[]>();
+  /** What `resume.pending` answers per project root (`options.resumable`), shrinking as answered. */
+  #resumable = new Map<string, ResumableAgent[]>();
   #history = new Map<string, { undo: LayoutDoc[]; redo: LayoutDoc[] }>();
   #counters = new Map<string, number>();
   #outbox: PushEvent[] = [];
@@ -217,6 +241,7 @@ export class MockBackend {
       ipc: {},
       permissions: {},
       platform: 'linux',
+      resumable: {},
       // An option given as `undefined` keeps its default.
       ...(Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as MockOptions),
     };
@@ -229,6 +254,7 @@ export class MockBackend {
     }
     this.#deliver = deliver;
     this.#savedProfiles = structuredClone(this.#options.profiles);
+    for (const [root, rows] of Object.entries(this.#options.resumable)) this.#resumable.set(root, structuredClone(rows));
     for (const dto of this.#options.projects) {
       const { sessions, ...project } = structuredClone(dto);
       for (const agent of project.agents) {
@@ -243,6 +269,21 @@ export class MockBackend {
   /** The object the gateway calls, shaped like `window.pywebview.api`. */
   bridge(): BridgeApi {
     return this.api as unknown as BridgeApi;
+  }
+
+  /** Mock detection: a command is installed when `options.installed` lists it. */
+  #detect(profile: Profile): ProfileDetection {
+    const installed = this.#options.installed.includes(profile.command);
+    const version = installed && profile.id !== 'shell' ? `${profile.command} 1.0.0` : null;
+    return {
+      profile,
+      installed,
+      version,
+      state: installed ? 'installed' : 'missing',
+      path: installed ? (profile.command.startsWith('/') ? profile.command : `/usr/bin/${profile.command}`) : null,
+      output: installed ? (version ?? '') : `${profile.command}: not found on the PATH`,
+      exitCode: installed ? 0 : null,
+    };
   }
 
   /** Makes the next call of `method` (e.g. `agents.launch`) answer with `error`. */
@@ -471,6 +512,26 @@ export class MockBackend {
         }),
     },
 
+    // resume after a restart (issue 10 item 7)
+    resume: {
+      pending: (root: string) =>
+        this.#reply<ResumableAgent[]>('resume.pending', [root], () => {
+          this.#project(root);
+          return this.#resumable.get(root) ?? [];
+        }),
+      answer: (root: string, nodeId: string, choice: ResumeChoice, cols: number, rows: number) =>
+        this.#reply<ResumeOutcome>('resume.answer', [root, nodeId, choice, cols, rows], () => {
+          const project = this.#project(root);
+          const rows_ = this.#resumable.get(root) ?? [];
+          const agent = rows_.find((r) => r.nodeId === nodeId);
+          if (!agent) throw new GatewayError('NOT_FOUND', `no agent to resume in cell '${nodeId}'`, { nodeId });
+          this.#resumable.set(root, rows_.filter((r) => r !== agent));
+          if (choice === 'ignore') return { agent, choice, sessionId: null, resumed: false, layouts: this.#layoutsOf(project) };
+          const launched = this.#launch(project, agent.agentId, nodeId);
+          return { agent, choice, sessionId: launched.sessionId, resumed: choice === 'resume' && agent.how === 'resume', layouts: launched.layouts };
+        }),
+    },
+
     conversations: {
       list: (root: string, agentId: string) =>
         this.#reply<ConversationSummary[]>('conversations.list', [root, agentId], () => {
@@ -485,20 +546,22 @@ export class MockBackend {
     },
 
     profiles: {
-      detect: () =>
-        this.#reply<ProfileDetection[]>('profiles.detect', [], () =>
-          BUILTIN_PROFILES.map((profile) => {
-            const installed = this.#options.installed.includes(profile.command);
-            return { profile, installed, version: installed && profile.id !== 'shell' ? `${profile.command} 1.0.0` : null };
-          }),
-        ),
+      detect: () => this.#reply<ProfileDetection[]>('profiles.detect', [], () => BUILTIN_PROFILES.map((profile) => this.#detect(profile))),
       list: () => this.#reply('profiles.list', [], () => this.#savedProfiles),
       save: (profiles: Profile[]) =>
         this.#reply('profiles.save', [profiles], () => {
+          profiles.forEach((profile, index) => {
+            if (profile.enabled !== false && profile.command && !this.#options.installed.includes(profile.command)) {
+              const field = `profiles[${index}].command`;
+              throw new GatewayError('INVALID', `${field}: '${profile.command}' was not found on the PATH`, { field });
+            }
+          });
           this.#savedProfiles = structuredClone(profiles);
           this.#options.firstRun = false;
           return profiles;
         }),
+      test: (profile: Profile) => this.#reply<ProfileDetection>('profiles.test', [profile], () => this.#detect(profile)),
+      templates: () => this.#reply<ProfileTemplate[]>('profiles.templates', [], () => structuredClone(PROFILE_TEMPLATES)),
     },
 
     projects: {

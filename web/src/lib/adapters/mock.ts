@@ -3,6 +3,7 @@ import type {
   AgentsGateway,
   AppGateway,
   ConversationsGateway,
+  ResumeGateway,
   Gateway,
   GatewayError,
   LayoutGateway,
@@ -39,6 +40,7 @@ export class MockGateway implements Gateway {
   readonly orchestration: OrchestrationGateway;
   readonly conversations: ConversationsGateway;
   readonly permissions: PermissionsGateway;
+  readonly resume: ResumeGateway;
 
   constructor(options: MockOptions = {}) {
     this.backend = new MockBackend(options, (batch) => this.hub.deliver(batch));
@@ -52,6 +54,7 @@ export class MockGateway implements Gateway {
     this.orchestration = client.orchestration;
     this.conversations = client.conversations;
     this.permissions = client.permissions;
+    this.resume = client.resume;
   }
 
   onPush(handler: PushHandler): Unsubscribe {

@@ -5,6 +5,7 @@ import {
   type AgentsGateway,
   type AppGateway,
   type ConversationsGateway,
+  type ResumeGateway,
   type ErrorCode,
   type Gateway,
   type LayoutGateway,
@@ -159,6 +160,8 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     detect: () => call('profiles', 'detect'),
     list: () => call('profiles', 'list'),
     save: (list) => call('profiles', 'save', list),
+    test: (profile) => call('profiles', 'test', profile),
+    templates: () => call('profiles', 'templates'),
   };
   const projects: ProjectsGateway = {
     recent: () => call('projects', 'recent'),
@@ -217,8 +220,15 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     denials: (root, agentId) => call('permissions', 'denials', root, agentId),
   };
 
+  // resume after a restart (issue 10 item 7)
+  const resume: ResumeGateway = {
+    pending: (root) => call('resume', 'pending', root),
+    answer: (root, nodeId, choice, cols, rows) => call('resume', 'answer', root, nodeId, choice, cols, rows),
+  };
+
   return {
     kind,
+    resume,
     app,
     profiles,
     projects,

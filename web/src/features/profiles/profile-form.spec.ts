@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { Profile } from '../../lib/ports';
+import { escapeKeys, freshId, fromForm, parseEnv, toForm, unescapeKeys } from './profile-form';
+
+const claude: Profile = {
+  id: 'claude-code',
+  name: 'Claude Code',
+  command: 'claude',
+  args: [],
+  contextInjection: { strategy: 'conventionFile', target: 'CLAUDE.md' },
+  projectAccess: { args: ['--add-dir', '{projectRoot}'] },
+  session: { assignFlag: '--session-id', resumeFlag: '--resume' },
+  structured: { protocol: 'claude-stream-json' },
+  projector: 'claude-code',
+};
+
+describe('profile form', () => {
+  it('round-trips a profile, keeping the keys it does not show', () => {
+    expect(fromForm(claude, toForm(claude))).toEqual({ ...claude, cwdTemplate: '{agentRunDir}' });
+  });
+
+  it('drops emptied optional fields and keeps the other session keys', () => {
+    const form = { ...toForm(claude), structured: '' as const, resumeFlag: '', projectAccess: '' };
+    const out = fromForm(claude, form);
+    expect(out.structured).toBeUndefined();
+    expect(out.session).toEqual({ assignFlag: '--session-id' });
+    expect(out.projectAccess).toEqual({ args: [] });
+  });
+
+  it('prefers resume arguments over a resume flag', () => {
+    const out = fromForm(claude, { ...toForm(claude), resumeArgs: 'resume\n{resumeId}' });
+    expect(out.session).toEqual({ assignFlag: '--session-id', resumeArgs: ['resume', '{resumeId}'] });
+  });
+
+  it('escapes the submit keys both ways and reads KEY=value lines', () => {
+    expect(unescapeKeys('\\r\\n\\e\\\\x\\q')).toBe('\r\n\x1b\\x\\q');
+    expect(escapeKeys('\r\n\x1b\\')).toBe('\\r\\n\\e\\\\');
+    expect(parseEnv('A=1\nbad\n\nB==2')).toEqual({ env: { A: '1', B: '=2' }, bad: [2] });
+  });
+
+  it('picks a fresh id for a copy', () => {
+    expect(freshId('shell', ['shell'])).toBe('shell-copy');
+    expect(freshId('shell', ['shell', 'shell-copy'])).toBe('shell-copy-2');
+  });
+});
