@@ -8,7 +8,7 @@ PATH, clock, uuid4) and can be replaced (a PTY host with a short kill grace in t
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from app.adapters.pty import default_host_class
@@ -22,6 +22,7 @@ from app.adapters.watcher.file_protocol import FileProtocolDoor
 from app.commands.endpoint_door import CommandDoor, EndpointDoor
 from app.core.domain.scrollback import SCROLLBACK_CHARS
 from app.core.ports import (
+    AgentSessions,
     Clock,
     CommandResolver,
     FileSystem,
@@ -48,6 +49,7 @@ from app.services.conversations import ConversationService
 from app.services.credentials import Credentials
 from app.services.escalations import Escalations
 from app.services.event_bus import EventBus
+from app.services.headless import HeadlessTurns
 from app.services.layouts import LayoutService
 from app.services.open_projects import OpenProjects
 from app.services.orchestrator import OrchestrationConfig, OrchestratorService
@@ -95,6 +97,16 @@ def local_doors() -> tuple[DoorFactory, ...]:
     return (endpoint_door, FileProtocolDoor)
 
 
+def structured_sessions() -> dict[str, AgentSessions]:
+    """The headless-turn adapters, one per structured protocol."""
+    from app.adapters.sessions.acp import AcpSessions
+    from app.adapters.sessions.claude_stream import ClaudeStreamSessions
+    from app.adapters.sessions.codex_exec import CodexExecSessions
+
+    return {"acp": AcpSessions(), "claude-stream-json": ClaudeStreamSessions(),
+            "codex-exec": CodexExecSessions()}
+
+
 @dataclass(frozen=True)
 class Adapters:
     """The ports' implementations; `local()` gives the real ones."""
@@ -109,6 +121,8 @@ class Adapters:
     projector: LaunchProjector
     scheduler: Scheduler
     doors: Sequence[DoorFactory] = ()
+    #: Structured session adapters by protocol (`acp`, `claude-stream-json`, `codex-exec`).
+    sessions: Mapping[str, AgentSessions] = field(default_factory=dict)
 
     @staticmethod
     def local(terminals: TerminalHost | None = None) -> Adapters:
@@ -119,7 +133,7 @@ class Adapters:
                         resolver=resolver, detector=SubprocessProfileDetector(resolver),
                         clock=SystemClock(), ids=Uuid4Ids(), tokens=SecretTokens(),
                         projector=VendorProjectors(), scheduler=ThreadScheduler(),
-                        doors=local_doors())
+                        doors=local_doors(), sessions=structured_sessions())
 
 
 @dataclass(frozen=True)
@@ -161,10 +175,13 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
                           credentials)
     conversations = ConversationService(a.fs, a.ids, a.clock)
     escalations = Escalations(events, a.ids)
+    headless = HeadlessTurns(projects, launch, load_profiles, a.sessions, credentials,
+                             a.tokens, conversations, escalations, events, a.clock.now_ms,
+                             config.orchestration.turn_timeout_s)
     orchestrator = OrchestratorService(projects, agents, load_profiles, a.terminals, views,
                                        events, a.ids, a.scheduler, conversations,
                                        AccessControl(projects, ReadPersona(a.fs)), escalations,
-                                       a.fs, config.orchestration)
+                                       a.fs, config.orchestration, headless)
     events.subscribe(orchestrator.on_event)
     output.tap(orchestrator.on_output)
     doors = [factory(orchestrator, credentials) for factory in a.doors]
@@ -179,7 +196,7 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
                                   OpenShell(a.terminals, a.ids, a.fs, events, config.shell),
                                   orchestrator.typing_started),
         agents=agents, orchestrator=orchestrator, credentials=credentials,
-        conversations=conversations, escalations=escalations,
+        conversations=conversations, escalations=escalations, headless=headless,
         profiles=ProfileService(DetectProfiles(a.detector), load_profiles,
                                 SaveProfiles(a.fs, data), LoadSettings(a.fs, data),
                                 MarkFirstRunDone(a.fs, data)),

@@ -165,6 +165,7 @@ class OrchestrationApi:
 
     def __init__(self, services: AppServices) -> None:
         self._orchestrator, self._escalations = services.orchestrator, services.escalations
+        self._headless = services.headless
 
     @exposed
     def send(self, root: str, targets: list[str], text: str) -> list[dto.Json]:
@@ -182,6 +183,13 @@ class OrchestrationApi:
     @exposed
     def delivered(self, root: str, ticket: str) -> None:
         self._orchestrator.delivered(root, ticket)
+
+    @exposed
+    def transcript(self, root: str, agent_id: str) -> list[dto.Json]:
+        """The agent's recent headless-turn activity (`headlessActivity` events), oldest
+        first."""
+        return [dto.headless_entry_dto(root, agent_id, e) for e in
+                self._headless.transcript(root, agent_id)]
 
     @exposed
     def humanLine(self, root: str, session_id: str, dirty: bool) -> None:

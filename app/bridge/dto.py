@@ -30,6 +30,7 @@ from app.core.events import (
     DomainEvent,
     EscalationRaised,
     EscalationResolved,
+    HeadlessActivity,
     LayoutChanged,
     ProblemRaised,
     SessionExited,
@@ -41,6 +42,7 @@ from app.core.usecases.open_shell import ShellOpened
 from app.core.usecases.profiles import ProfileDetection
 from app.core.usecases.project_state import Problem
 from app.services.conversations import ConversationSummary
+from app.services.headless import Entry
 from app.services.terminals import Attached
 from app.services.views import AgentView, ProjectView
 
@@ -326,6 +328,17 @@ class DelegationEvent(Wire):
     reason: str | None = None
 
 
+class HeadlessActivityEvent(Wire):
+    omit_none = frozenset()
+    type: Literal["headlessActivity"] = "headlessActivity"
+    root: str
+    agent_id: str
+    ticket: str
+    kind: str
+    text: str
+    at_ms: int
+
+
 class DelegationReadyEvent(Wire):
     omit_none = frozenset({"submit_sequence", "submit_delay_ms"})
     type: Literal["delegationReady"] = "delegationReady"
@@ -386,6 +399,10 @@ def event_dto(event: DomainEvent) -> Wire:
         return DelegationEvent(root=event.root, ticket=event.ticket,
                                from_=event.requester or "user", to=event.target,
                                kind=event.kind, state=event.state, reason=event.reason)
+    if isinstance(event, HeadlessActivity):
+        return HeadlessActivityEvent(root=event.root, agent_id=event.agent_id,
+                                     ticket=event.ticket, kind=event.kind, text=event.text,
+                                     at_ms=event.at_ms)
     if isinstance(event, DelegationReady):
         return DelegationReadyEvent(
             root=event.root, agent_id=event.agent_id, session_id=event.session_id,
@@ -393,6 +410,12 @@ def event_dto(event: DomainEvent) -> Wire:
             submit_sequence=event.submit_sequence, submit_delay_ms=event.submit_delay_ms,
             line_dirty=event.line_dirty)
     raise TypeError(f"no wire form for {type(event).__name__}")
+
+
+def headless_entry_dto(root: str, agent_id: str, entry: Entry) -> Json:
+    """A transcript entry in the `headlessActivity` event's shape."""
+    return HeadlessActivityEvent(root=root, agent_id=agent_id, ticket=entry.ticket,
+                                 kind=entry.kind, text=entry.text, at_ms=entry.at_ms).wire()
 
 
 def ipc_dto(matrix: IpcMatrix | None) -> Json | None:

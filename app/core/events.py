@@ -98,6 +98,21 @@ class DelegationChanged:
 
 
 @dataclass(frozen=True)
+class HeadlessActivity:
+    """Agent `agent_id`'s headless turn for `ticket` did something: `kind` `started` (`text`
+    = the task), `text` (a piece of its answer), `tool` (a tool it used), `permission` (it asks
+    the user), `rateLimited`, `final` (its answer) or `error` (why the turn failed); `at_ms`
+    epoch milliseconds."""
+
+    root: str
+    agent_id: str
+    ticket: str
+    kind: str
+    text: str
+    at_ms: int
+
+
+@dataclass(frozen=True)
 class DelegationReady:
     """Type `text` into session `session_id` (agent `agent_id`) for `ticket`, through the write
     portal of the window view `view` (docs/contracts.md §7.3); `submit_sequence` after
@@ -137,7 +152,7 @@ class EscalationResolved:
 
 DomainEvent = (ProblemRaised | LayoutChanged | SessionStarted | SessionExited | SessionReleased
                | AgentStateChanged | AgentActivityChanged | DelegationChanged | DelegationReady
-               | EscalationRaised | EscalationResolved)
+               | EscalationRaised | EscalationResolved | HeadlessActivity)
 
 def session_of(event: DomainEvent) -> str | None:
     """The session id `event` names, if any: the push pump keeps such an event behind that

@@ -12,6 +12,7 @@ from app.services.conversations import ConversationService
 from app.services.credentials import Credentials
 from app.services.escalations import Escalations
 from app.services.event_bus import EventBus
+from app.services.headless import HeadlessTurns
 from app.services.layouts import LayoutService
 from app.services.open_projects import OpenProjects
 from app.services.orchestrator import OrchestratorService
@@ -37,3 +38,4 @@ class AppServices:
     credentials: Credentials
     conversations: ConversationService
     escalations: Escalations
+    headless: HeadlessTurns

@@ -73,6 +73,9 @@ class AgentLine:
     session_id: str | None = None
     started_at: float = 0.0
     last_output_at: float | None = None
+    profile_id: str | None = None
+    #: The CLI's own session id, as its hooks last reported it.
+    engine_id: str | None = None
     prompt_pattern: str | None = None
     submit_sequence: str | None = None
     submit_delay_ms: int | None = None
@@ -93,6 +96,10 @@ class AgentLine:
     settling_since: float | None = None
     settle_watch: PromptWatch | None = None
     grace_timer: Timer | None = None
+    #: No terminal, a structured profile: turns run headless (`headless_ticket`: the one
+    #: running).
+    headless: bool = False
+    headless_ticket: str | None = None
     waiters: dict[str, Waiter] = field(default_factory=dict)
     tail: deque[str] = field(default_factory=deque)
     tail_chars: int = 0

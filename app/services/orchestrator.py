@@ -22,6 +22,7 @@ from functools import partial
 from typing import Any
 
 from app.core.domain.activity import PromptWatch, on_notification
+from app.core.domain.conversation import conversation_id
 from app.core.domain.delegation import (
     MAX_TYPED_BYTES,
     AgentCaller,
@@ -38,6 +39,7 @@ from app.core.domain.delegation import (
     parse_command,
     task_file_text,
 )
+from app.core.domain.headless import engine_session_id
 from app.core.domain.mailbox import DEFAULT_CAPACITY, Mailbox
 from app.core.domain.sessions import TerminalChunk
 from app.core.domain.terminal_text import tail
@@ -69,6 +71,7 @@ from app.services.agent_lines import AgentLine, Delivery, Outcome, Waiter
 from app.services.agents import AgentService
 from app.services.conversations import ConversationService
 from app.services.escalations import Escalations
+from app.services.headless import HeadlessTurns
 from app.services.open_projects import OpenProjects
 from app.services.scheduler import Scheduler
 from app.services.terminal_views import TerminalViews
@@ -101,9 +104,10 @@ class OrchestratorService:
                  terminals: TerminalHost, views: TerminalViews, events: EventSink,
                  ids: IdSource, scheduler: Scheduler, conversations: ConversationService,
                  access: AccessControl, escalations: Escalations, files: FileSystem,
-                 config: OrchestrationConfig = OrchestrationConfig()) -> None:
+                 config: OrchestrationConfig = OrchestrationConfig(),
+                 headless: HeadlessTurns | None = None) -> None:
         self._projects, self._agents, self._profiles = projects, agents, profiles
-        self._files = files
+        self._files, self._headless = files, headless
         self._conversations, self._access, self._escalations = conversations, access, escalations
         self._terminals, self._views, self._events = terminals, views, events
         self._ids, self._scheduler, self._config = ids, scheduler, config
@@ -147,6 +151,8 @@ class OrchestratorService:
         for waiter in waiters:
             waiter.settle(Outcome(code=INTERNAL, message="IdeA is closing"))
         self._escalations.close()
+        if self._headless is not None:
+            self._headless.close()
 
     def graph(self, root: str) -> list[dict[str, Any]]:
         """The delegations of `root` not done yet: `[{ticket, from, to, state}]` (`from` an
@@ -259,6 +265,8 @@ class OrchestratorService:
                         caller.label, text, request.signal, tuple(request.files or ()),
                         request.zone, request.decision)
         waiter = Waiter() if ask else None
+        # A target with no terminal whose profile speaks a structured protocol works headless
+        protocol = self._headless.protocol_of(root, agent_id) if self._headless else None
         with self._lock:
             if ask and requester is not None:
                 names = {ln.agent_id: ln.name for ln in self._lines.values() if ln.root == root}
@@ -266,6 +274,8 @@ class OrchestratorService:
                                                         requester: caller.label})
             line = self._line(root, agent_id, name)
             line.mailbox.post(ticket)
+            if line.session_id is None and protocol is not None:
+                line.headless = True
             if waiter is not None:
                 line.waiters[ticket.id] = waiter
                 if requester is not None:
@@ -273,7 +283,7 @@ class OrchestratorService:
                     self._asker_waits(root, requester, ticket.id)
             effects = [self._publish_delegation(line, ticket, "queued"), self._activity(line)]
             effects += self._advance(line)
-            running = line.session_id is not None
+            running = line.session_id is not None or line.headless
             queued = [t.id for t in line.mailbox.waiting()]
             position = queued.index(ticket.id) + 1 if ticket.id in queued else 0
         self._run(effects)
@@ -416,28 +426,50 @@ class OrchestratorService:
             line = self._lines.get((caller.root, caller.agent_id))
             if line is None or line.session_id != caller.session_id:
                 return {}
-            effects: list[Effect] = []
+            effects: list[Effect] = self._engine_id(line, hook.payload)
             if hook.event == "session-start":
-                effects = self._settle(line)
+                effects += self._settle(line)
             elif hook.event == "notification":
                 kind = str(hook.payload.get("notification_type", ""))
                 before = line.activity
                 line.activity = on_notification(line.activity, kind)
                 if kind == "idle_prompt" and line.mailbox.current is not None:
-                    effects = self._turn_looked_over(line, hook.payload)
+                    effects += self._turn_looked_over(line, hook.payload)
                 elif line.activity != before:
-                    effects = [self._activity(line)]
+                    effects.append(self._activity(line))
             elif line.mailbox.current is not None:  # stop, stop-failure
-                effects = self._turn_looked_over(line, hook.payload)
+                effects += self._turn_looked_over(line, hook.payload)
             elif line.settling_since is not None:  # the CLI is back after its reply
-                effects = self._settled(line)
+                effects += self._settled(line)
         self._run(effects)
         return {}
+
+    def _engine_id(self, line: AgentLine, payload: dict[str, Any]) -> list[Effect]:
+        """A hook naming the CLI's own session: kept as the resume id of the user's
+        conversation with the agent for this profile (the terminal is that conversation)."""
+        engine = engine_session_id(payload)
+        if engine is None or engine == line.engine_id or line.profile_id is None:
+            return []
+        line.engine_id = engine
+        root, conversation, profile = line.root, conversation_id(None, line.agent_id), \
+            line.profile_id
+
+        def keep() -> None:
+            try:
+                self._conversations.set_provider_id(root, conversation, profile, engine)
+            except AppError as exc:  # a corrupt providers.json is reported, never overwritten
+                log.warning("engine session id not kept: %s", exc.message)
+
+        return [keep]
 
     # ------------------------------------------------------------------ turns (lock held)
     def _advance(self, line: AgentLine) -> list[Effect]:
         """Start the next turn when the agent is ready, free and back from its last reply."""
-        if line.activity != "idle" or line.session_id is None or line.settling_since is not None:
+        if line.settling_since is not None:
+            return []
+        if line.session_id is None:
+            return self._advance_headless(line) if line.headless else []
+        if line.activity != "idle":
             return []
         ticket = line.mailbox.start_next()
         if ticket is None:
@@ -456,6 +488,38 @@ class OrchestratorService:
             effects.append(partial(self._keep_task, path, task_file_text(ticket)))
         line.delivery = Delivery(ticket.id, text)
         return effects + self._route(line)
+
+    def _advance_headless(self, line: AgentLine) -> list[Effect]:
+        """No terminal, a structured profile: the next ticket runs as a headless turn."""
+        if line.headless_ticket is not None or self._headless is None:
+            return []
+        ticket = line.mailbox.start_next()
+        if ticket is None:
+            line.headless = False
+            return []
+        line.activity = "busy"
+        line.headless_ticket = ticket.id
+        root, agent, headless = line.root, line.agent_id, self._headless
+        done = partial(self._headless_done, line, ticket.id)
+        return [self._activity(line), self._publish_delegation(line, ticket, "active"),
+                lambda: self._conversations.prompt(root, ticket),
+                lambda: headless.run(root, agent, ticket, done)]
+
+    def _headless_done(self, line: AgentLine, ticket_id: str, reply: str | None,
+                       error: AppError | None) -> None:
+        with self._lock:
+            current = line.mailbox.current
+            if line.headless_ticket != ticket_id or current is None or current.id != ticket_id:
+                return
+            line.headless_ticket = None
+            if error is None:
+                outcome = Outcome(reply=reply or "")
+            else:
+                outcome = Outcome(code=error.code,
+                                  message=f"{line.name}'s headless turn failed: {error.message}",
+                                  details={**error.details, "outputTail": error.message})
+            effects = self._end_turn(line, outcome)
+        self._run(effects)
 
     def _keep_task(self, path: str, text: str) -> None:
         """A task too long to type goes in a file the typed line points to."""
@@ -528,7 +592,7 @@ class OrchestratorService:
         line.blocked_on = None
         overdue, line.overdue = line.overdue, False
         if line.activity in ("busy", "waiting", "blocked"):
-            line.activity = "idle"
+            line.activity = "idle" if line.session_id is not None else "stopped"
         effects: list[Effect] = []
         if ticket is not None:
             said = outcome.reply if outcome.code is None else outcome.details.get("outputTail")
@@ -648,7 +712,10 @@ class OrchestratorService:
             line.last_output_at = None
             line.settling_since = line.settle_watch = None
             line.human_dirty = False
+            line.headless = False  # its terminal takes the next turns
             line.activity = "starting"
+            line.engine_id = None
+            line.profile_id = profile.id if profile is not None else None
             if profile is not None:
                 line.prompt_pattern = profile.prompt_ready_pattern
                 line.submit_sequence = profile.submit_sequence

@@ -172,9 +172,9 @@ class FileProtocolDoor:
                 if not isinstance(request, dict) or not isinstance(request.get("command"), dict):
                     raise ValueError('expected {"token": "...", "command": {"type": ...}}')
             except (ValueError, UnicodeDecodeError) as exc:
+                self._move(path, "rejected")  # first: a response means the request is done
                 _write_json(response, {"error": AppError(
                     INVALID, f"{path.name}: not a request: {exc}").to_json()})
-                self._move(path, "rejected")
                 return
             try:
                 caller = self._verifier.verify(root, requester, str(request.get("token") or ""))
@@ -186,8 +186,8 @@ class FileProtocolDoor:
                 log.exception("file request %s failed", path)
                 answer = {"error": {"code": INTERNAL, "message": f"{type(exc).__name__}: {exc}",
                                     "details": {}}}
-            _write_json(response, answer)
             self._move(path, "done")
+            _write_json(response, answer)
         except OSError:
             log.exception("cannot answer file request %s", path)
         finally:

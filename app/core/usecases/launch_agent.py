@@ -60,6 +60,17 @@ class LaunchResult:
 
 
 @dataclass(frozen=True)
+class Prepared:
+    """A run dir made ready for a launch: the agent's `profile`, the `plan` carried out up to
+    the spawn (files written) and, when the project has an endpoint, the `delegation` (how the
+    agent reaches IdeA with its launch token)."""
+
+    profile: Profile
+    plan: LaunchPlan
+    delegation: Delegation | None
+
+
+@dataclass(frozen=True)
 class LaunchConfig:
     """Fixed at construction: the user's shell (absolute path; replaces an empty profile
     command) and IdeA's own command line (`self_command()`, what the `idea` wrapper and the MCP
@@ -103,14 +114,12 @@ class LaunchAgent:
             live = None  # ended; its exit notice is on its way
         if live is not None:
             return self._reattach(project, agent, node_id, live.session_id)
+        if agent_id in project.headless:
+            raise AppError(AGENT_ALREADY_RUNNING,
+                           f"{agent.name} is working on a headless turn; launch it when the "
+                           "turn has ended", {"agentId": agent_id, "headless": True})
         token = self._tokens.new_token() if project.endpoint is not None else None
-        plan = self._plan(project, agent, profiles, cols, rows, token)
-        self._fs.make_dirs(plan.run_dir)
-        for file in plan.files:
-            self._fs.make_dirs(posixpath.dirname(file.path))
-            self._fs.write_text_atomic(file.path, file.text)
-            if file.executable:
-                self._fs.make_executable(file.path)
+        plan = self.prepare(project, agent_id, profiles, token, cols, rows).plan
         session_id = self._terminals.spawn(plan.spawn)
         record = SessionRecord(session_id, "agent", agent.name, agent_id)
         project.sessions[session_id] = record
@@ -146,8 +155,25 @@ class LaunchAgent:
         self._events.publish(LayoutChanged(project.root, layouts))
         return LaunchResult(session_id, True, layouts)
 
+    def prepare(self, project: ProjectState, agent_id: str, profiles: Sequence[Profile],
+                token: str | None, cols: int = 120, rows: int = 32) -> Prepared:
+        """Plan agent `agent_id`'s launch and write its run dir (convention file with persona,
+        skills, memory and handoffs; the vendor projection with `token`), everything but the
+        spawn — what a PTY launch and a headless turn share. Errors of `execute` (but
+        `AGENT_ALREADY_RUNNING`)."""
+        agent = require_manifest(project).get(agent_id)
+        prepared = self._plan(project, agent, profiles, cols, rows, token)
+        plan = prepared.plan
+        self._fs.make_dirs(plan.run_dir)
+        for file in plan.files:
+            self._fs.make_dirs(posixpath.dirname(file.path))
+            self._fs.write_text_atomic(file.path, file.text)
+            if file.executable:
+                self._fs.make_executable(file.path)
+        return prepared
+
     def _plan(self, project: ProjectState, agent: AgentEntry, profiles: Sequence[Profile],
-              cols: int, rows: int, token: str | None) -> LaunchPlan:
+              cols: int, rows: int, token: str | None) -> Prepared:
         profile = next((p for p in profiles if p.id == agent.profile_id), None)
         if profile is None:
             raise AppError(INVALID, f"agent '{agent.name}' uses unknown profile "
@@ -158,18 +184,20 @@ class LaunchAgent:
             raise AppError(COMMAND_NOT_FOUND, f"command not found: {command or '$SHELL'}",
                            {"command": command})
         run_dir = project.path("run", agent.agent_id)
-        projection, orchestration = Projection(), None
+        projection, orchestration, delegation = Projection(), None, None
         if project.endpoint is not None and token is not None:
-            projection = self._projector.project(profile, Delegation(
-                endpoint=project.endpoint, agent_id=agent.agent_id, token=token,
-                idea_command=self._config.idea_command, run_dir=run_dir))
+            delegation = Delegation(endpoint=project.endpoint, agent_id=agent.agent_id,
+                                    token=token, idea_command=self._config.idea_command,
+                                    run_dir=run_dir)
+            projection = self._projector.project(profile, delegation)
             others = [a.name for a in require_manifest(project).agents
                       if a.agent_id != agent.agent_id]
             orchestration = orchestration_section(agent.name, others, projection.mcp)
-        return plan_launch(project_root=project.root, run_dir=run_dir, agent_id=agent.agent_id,
+        plan = plan_launch(project_root=project.root, run_dir=run_dir, agent_id=agent.agent_id,
                            profile=profile, command=resolved,
                            inputs=self._inputs(project, agent, orchestration), cols=cols,
                            rows=rows, session_id=self._ids.new_id(), projection=projection)
+        return Prepared(profile, plan, delegation)
 
     def _inputs(self, project: ProjectState, agent: AgentEntry,
                 orchestration: str | None) -> LaunchInputs:

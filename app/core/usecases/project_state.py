@@ -67,6 +67,8 @@ class ProjectState:
     history: LayoutHistory = field(default_factory=LayoutHistory)
     sessions: dict[str, SessionRecord] = field(default_factory=dict)
     endpoint: str | None = None
+    #: Agents working on a headless (structured) turn: agent id -> that turn's session id.
+    headless: dict[str, str] = field(default_factory=dict)
 
     def path(self, *parts: str) -> str:
         """Absolute path under this project's `.ideai/`."""
