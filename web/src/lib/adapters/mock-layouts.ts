@@ -232,6 +232,15 @@ export function applyGridOp(root: LayoutNode, op: LayoutOp, newId: () => string)
       return balance(root);
     case 'move':
       return moveContents(root, op.nodeId, op.toNodeId);
+    case 'resize': {
+      if ('weights' in op) return null;
+      const { colWeights, rowWeights } = op;
+      return mapNodes(root, (n) =>
+        n.type === 'grid' && n.node.id === op.nodeId
+          ? { ...n, node: { ...n.node, colWeights: colWeights ?? n.node.colWeights, rowWeights: rowWeights ?? n.node.rowWeights } }
+          : null,
+      );
+    }
     default:
       return null;
   }
