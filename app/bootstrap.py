@@ -41,6 +41,7 @@ from app.core.usecases.profiles import DetectProfiles, LoadProfiles, SaveProfile
 from app.core.usecases.projects import CreateProject, OpenProject
 from app.core.usecases.recent_projects import ListRecentProjects
 from app.core.usecases.settings import LoadSettings, MarkFirstRunDone
+from app.core.usecases.swap_profile import SwapProfile
 from app.mcp.door import McpDoor
 from app.services import AppServices
 from app.services.access_control import AccessControl
@@ -53,6 +54,7 @@ from app.services.headless import HeadlessTurns
 from app.services.layouts import LayoutService
 from app.services.open_projects import OpenProjects
 from app.services.orchestrator import OrchestrationConfig, OrchestratorService
+from app.services.profile_swap import ProfileSwapService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
 from app.services.scheduler import Scheduler, ThreadScheduler
@@ -185,6 +187,9 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     events.subscribe(orchestrator.on_event)
     output.tap(orchestrator.on_output)
     doors = [factory(orchestrator, credentials) for factory in a.doors]
+    # hot swap of profiles (issue 10 item 6)
+    swaps = ProfileSwapService(projects, agents, a.terminals, output, headless, load_profiles,
+                               SwapProfile(a.fs, a.resolver, config.shell))
     services = AppServices(
         events=events, output=output, open_projects=projects,
         projects=ProjectService(
@@ -197,6 +202,7 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
                                   orchestrator.typing_started),
         agents=agents, orchestrator=orchestrator, credentials=credentials,
         conversations=conversations, escalations=escalations, headless=headless,
+        swaps=swaps,
         profiles=ProfileService(DetectProfiles(a.detector), load_profiles,
                                 SaveProfiles(a.fs, data), LoadSettings(a.fs, data),
                                 MarkFirstRunDone(a.fs, data)),

@@ -124,6 +124,7 @@ class AgentsApi:
 
     def __init__(self, services: AppServices) -> None:
         self._agents, self._activity = services.agents, services.orchestrator.queue_depth
+        self._swaps = services.swaps
 
     @exposed
     def create(self, root: str, form: dto.Json) -> dto.Json:
@@ -158,6 +159,16 @@ class AgentsApi:
     def launch(self, root: str, agent_id: str, node_id: str, cols: int, rows: int) -> dto.Json:
         return dto.launch_dto(self._agents.launch(root, agent_id, node_id, int(cols),
                                                   int(rows))).wire()
+
+    # -- hot swap of profiles (issue 10 item 6) ---------------------------------------------
+    @exposed
+    def swapProfile(self, root: str, agent_id: str, profile_id: str,
+                    size: dto.Json | None = None) -> dto.Json:
+        """Swap the agent to `profile_id`; a live terminal stops and the agent relaunches in
+        the same cell (`size`: `{cols, rows}` of that cell's terminal, optional)."""
+        form = dto.parse(dto.SwapForm, size or {}, "size")
+        swapped = self._swaps.swap(root, agent_id, profile_id, (form.cols, form.rows))
+        return dto.swap_dto(root, swapped, self._activity).wire()
 
 
 class OrchestrationApi:

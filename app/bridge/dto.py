@@ -43,6 +43,7 @@ from app.core.usecases.profiles import ProfileDetection
 from app.core.usecases.project_state import Problem
 from app.services.conversations import ConversationSummary
 from app.services.headless import Entry
+from app.services.profile_swap import Swapped
 from app.services.terminals import Attached
 from app.services.views import AgentView, ProjectView
 
@@ -442,3 +443,32 @@ def conversation_dto(summary: ConversationSummary) -> Json:
 def turn_dto(turn: Turn) -> Json:
     out: Json = turn.model_dump(by_alias=True, exclude_none=True)
     return out
+
+
+# -- hot swap of profiles (issue 10 item 6) -------------------------------------------------
+class SwapForm(Wire):
+    """`agents.swapProfile`'s optional size: the cell's terminal (cols x rows)."""
+
+    cols: int = Field(default=120, ge=2, le=1000)
+    rows: int = Field(default=32, ge=2, le=1000)
+
+
+class SwapDTO(Wire):
+    omit_none = frozenset({"session_id", "layouts", "node_id"})
+    agent: AgentDTO
+    previous_profile_id: str
+    conversation_id: str
+    relaunched: bool
+    session_id: str | None = None
+    node_id: str | None = None
+    layouts: Json | None = None
+
+
+def swap_dto(root: str, swapped: Swapped, activity_of: ActivityOf) -> SwapDTO:
+    launch, plan = swapped.launch, swapped.plan
+    return SwapDTO(agent=agent_dto(root, swapped.agent, activity_of),
+                   previous_profile_id=plan.old_profile_id,
+                   conversation_id=plan.conversation_id, relaunched=launch is not None,
+                   session_id=launch.session_id if launch is not None else None,
+                   node_id=plan.node_id if launch is not None else None,
+                   layouts=launch.layouts.to_json() if launch is not None else None)

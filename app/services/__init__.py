@@ -16,6 +16,7 @@ from app.services.headless import HeadlessTurns
 from app.services.layouts import LayoutService
 from app.services.open_projects import OpenProjects
 from app.services.orchestrator import OrchestratorService
+from app.services.profile_swap import ProfileSwapService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
 from app.services.terminal_bus import TerminalOutputBus
@@ -39,3 +40,5 @@ class AppServices:
     conversations: ConversationService
     escalations: Escalations
     headless: HeadlessTurns
+    # hot swap of profiles (issue 10 item 6)
+    swaps: ProfileSwapService

@@ -105,6 +105,17 @@ class HeadlessTurns:
         for session in live:
             session.close()
 
+    def stop(self, root: str, agent_id: str) -> bool:
+        """Close the structured session of agent `agent_id`'s running turn (a profile swap):
+        the turn ends with an error for its asker. False when no session is open (none runs,
+        or one is still starting: that turn finishes under the profile it started with)."""
+        with self._lock:
+            session = self._live.get((root, agent_id))
+        if session is None:
+            return False
+        session.close()
+        return True
+
     # ------------------------------------------------------------------ one turn (worker)
     def _turn(self, root: str, agent_id: str, ticket: Ticket, done: Done) -> None:
         reply: str | None = None

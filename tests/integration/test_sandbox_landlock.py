@@ -45,8 +45,13 @@ RESULT_LINE = json.dumps({"type": "result", "subtype": "success", "is_error": Fa
 @pytest.fixture
 def outside() -> Iterator[pathlib.Path]:
     """A folder no plan grants anything in: under the repo's `.pytest_cache` (IdeA's source
-    tree is only readable), not under a temp dir (temp dirs are granted to every CLI)."""
+    tree is only readable), not under a temp dir (temp dirs are granted to every CLI) — so a
+    clone under /tmp uses a folder in the home instead."""
+    temps = [pathlib.Path(t).resolve() for t in
+             {os.environ.get("TMPDIR", ""), "/tmp", "/var/tmp", __import__("tempfile").gettempdir()} if t]
     base = REPO / ".pytest_cache" / "sandbox"
+    if any(base.resolve().is_relative_to(t) for t in temps):
+        base = pathlib.Path.home() / ".idea-tests" / "sandbox"  # ~/.cache is granted
     base.mkdir(parents=True, exist_ok=True)
     path = pathlib.Path(__import__("tempfile").mkdtemp(dir=base))
     yield path

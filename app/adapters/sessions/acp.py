@@ -82,6 +82,9 @@ _DONE = object()
 McpServers = list[HttpMcpServer | SseMcpServer | AcpMcpServer | McpServerStdio]
 #: After stdin closes, an agent gets this long to exit before its group is killed (s).
 EXIT_GRACE_S = 1.0
+#: The longest the agent may take to start and open its session when the turn timeout is
+#: shorter (s).
+OPEN_TIMEOUT_S = 30.0
 
 
 def mcp_entry(server: McpServerCommand) -> McpServerStdio:
@@ -145,10 +148,12 @@ class AcpSession:
     # --- lifecycle (caller's thread) ------------------------------------------------------
 
     def open(self) -> None:
-        """Spawn the agent and open its session within the turn timeout; on failure the
-        session is closed. Raises like `AgentSessions.start`."""
+        """Spawn the agent and open its session within the turn timeout, or `OPEN_TIMEOUT_S`
+        when that is longer (a Node agent's cold start takes seconds); on failure the session
+        is closed. Raises like `AgentSessions.start`."""
         try:
-            self._call(self._open(), "initialize and open a session")
+            self._call(self._open(), "initialize and open a session",
+                       max(self._spec.turn_timeout_s, OPEN_TIMEOUT_S))
         except BaseException:
             self.close()
             raise
@@ -208,7 +213,7 @@ class AcpSession:
                 item = events.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 turn.cancel()
-                fail_turn(self._timed_out("the turn"), self._session_id, on_event)
+                fail_turn(self._timed_out("the turn", self._spec.turn_timeout_s), self._session_id, on_event)
             if item is _DONE:
                 break
             event = cast(TurnEvent, item)
@@ -242,14 +247,17 @@ class AcpSession:
                     self._conn.cancel(session_id=self._session_id), self._loop).result(1.0)
         turn.cancel()
 
-    def _call(self, coro: Coroutine[Any, Any, T], what: str) -> T:
-        """Run `coro` on the loop within the turn timeout, its failures as `AppError`."""
+    def _call(self, coro: Coroutine[Any, Any, T], what: str,
+              timeout_s: float | None = None) -> T:
+        """Run `coro` on the loop within `timeout_s` (default the turn timeout), its failures
+        as `AppError`."""
+        timeout_s = self._spec.turn_timeout_s if timeout_s is None else timeout_s
         future = asyncio.run_coroutine_threadsafe(coro, self._loop)
         try:
-            return future.result(timeout=self._spec.turn_timeout_s)
+            return future.result(timeout=timeout_s)
         except concurrent.futures.TimeoutError:
             future.cancel()
-            raise self._timed_out(what) from None
+            raise self._timed_out(what, timeout_s) from None
         except acp.RequestError as exc:
             raise AppError(SESSION_ERROR, error_text(exc, self._auth_methods)) from exc
         except AppError:
@@ -257,16 +265,15 @@ class AcpSession:
         except Exception as exc:  # noqa: BLE001 - the connection closed: the agent died
             raise AppError(SESSION_ERROR, self._exit_reason(exc)) from exc
 
-    def _timed_out(self, what: str) -> AppError:
+    def _timed_out(self, what: str, timeout_s: float) -> AppError:
         """Kill the agent (the session is over) and say what ran out of time."""
         self._dead = f"{self._label} was stopped after {what} took too long"
         if self._proc is not None:
             kill_group(self._proc.pid)
         why = self._stderr.reason()
         return AppError(TIMEOUT, f"{self._label}: {what} did not finish within "
-                        f"{self._spec.turn_timeout_s:g} s" + (f" (last error: {why})"
-                                                             if why else ""),
-                        {"timeoutS": self._spec.turn_timeout_s})
+                        f"{timeout_s:g} s" + (f" (last error: {why})" if why else ""),
+                        {"timeoutS": timeout_s})
 
     def _exit_reason(self, exc: BaseException) -> str:
         """Why the connection closed: the agent's exit code and last error line, once it has

@@ -529,6 +529,36 @@ export interface AgentsGateway {
    * an unknown signal or zone.
    */
   setIpc(root: string, agentId: string, matrix: IpcMatrix | null): Promise<IpcMatrix | null>;
+  // -- hot swap of profiles (issue 10 item 6) --
+  /**
+   * Swaps the agent to `profileId`, keeping persona, memory, its conversations and their
+   * handoffs (the old vendor's own session history is dropped). A live terminal stops and the
+   * agent relaunches under the new profile in the same cell (`size`: that cell's terminal);
+   * an agent with no terminal only changes profile. Errors: `INVALID` (unknown profile, the
+   * one it has), `COMMAND_NOT_FOUND` (nothing stopped), `TIMEOUT` (the old session would not end).
+   */
+  swapProfile(root: string, agentId: string, profileId: string, size?: TerminalSize): Promise<SwapResult>;
+}
+
+/** A terminal's size in character cells. */
+export interface TerminalSize {
+  cols: number;
+  rows: number;
+}
+
+/**
+ * `agents.swapProfile`: the agent as it is now, the profile it had, its conversation with the
+ * user (the same id before and after) and, when a terminal ran (`relaunched`), the new session,
+ * the cell showing it (absent: relaunched in the background) and the layouts that show it.
+ */
+export interface SwapResult {
+  agent: AgentDTO;
+  previousProfileId: string;
+  conversationId: string;
+  relaunched: boolean;
+  sessionId?: string;
+  nodeId?: string;
+  layouts?: LayoutDoc;
 }
 
 export interface TerminalsGateway {

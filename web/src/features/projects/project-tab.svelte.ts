@@ -20,6 +20,7 @@ import {
   type ProjectDTO,
   type SendResult,
   type SessionDTO,
+  type SwapResult,
 } from '../../lib/ports';
 import { EscalationQueue } from '../orchestration/escalations.svelte';
 
@@ -583,6 +584,35 @@ export class ProjectTab {
     // The persona's front matter holds the matrix: an edited persona may have changed it.
     if (input.persona !== undefined) this.loadIpc(agentId).catch(() => undefined);
     return agent;
+  }
+
+  // -- hot swap of profiles (issue 10 item 6) --
+  /**
+   * Swaps the agent to `profileId` (`agents.swapProfile`): a live terminal stops and the agent
+   * relaunches in the same cell, whose layouts the answer carries; the card shows the new
+   * profile at once. Rejects like the gateway: nothing changed, unless `details.swapped` says
+   * the profile did change and only the relaunch failed (the card then shows the new profile).
+   */
+  async swapProfile(agentId: string, profileId: string): Promise<SwapResult> {
+    let result: SwapResult;
+    try {
+      result = await this.#gateway.agents.swapProfile(this.root, agentId, profileId);
+    } catch (error) {
+      // Swapped, but the relaunch failed (`details.swapped`): the card shows the new profile.
+      const { details } = asGatewayError(error);
+      const now = details.profileId;
+      if (details.swapped === true && typeof now === 'string') {
+        this.#agents = this.#agents.map((a) => (a.agentId === agentId ? { ...a, profileId: now } : a));
+      }
+      throw error;
+    }
+    this.#agents = this.#agents.map((a) => (a.agentId === agentId ? { ...a, ...result.agent } : a));
+    if (result.layouts) this.applyLayouts(result.layouts);
+    if (result.nodeId) {
+      this.clearNotice(result.nodeId);
+      this.requestFocus(result.nodeId);
+    }
+    return result;
   }
 
   async deleteAgent(agentId: string): Promise<void> {

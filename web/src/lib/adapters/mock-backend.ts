@@ -32,6 +32,8 @@ import {
   type SessionDTO,
   type SessionKind,
   type ShellResult,
+  type SwapResult,
+  type TerminalSize,
 } from '../ports';
 import { forbiddenBy, normalizeMatrix } from './mock-access';
 import { MockConversations, USER_PARTY, type MockConversationSeed } from './mock-conversations';
@@ -557,6 +559,11 @@ export class MockBackend {
           else this.#ipc.delete(agentId);
           return stored;
         }),
+      // hot swap of profiles (issue 10 item 6)
+      swapProfile: (root: string, agentId: string, profileId: string, size?: TerminalSize) =>
+        this.#reply<SwapResult>('agents.swapProfile', size === undefined ? [root, agentId, profileId] : [root, agentId, profileId, size], () =>
+          this.#swapProfile(this.#project(root), agentId, profileId),
+        ),
     },
 
     terminals: {
@@ -660,6 +667,42 @@ export class MockBackend {
     this.#emit({ type: 'layoutChanged', root: project.root, layouts: project.layouts });
     this.#settleSessions(project, before, false);
     return { sessionId: session.sessionId, reattached: session === running, layouts: project.layouts };
+  }
+
+  /**
+   * Hot swap (issue 10 item 6), as the backend does it: refusals first (unknown or same
+   * profile, a command not installed: nothing stops), then the live session ends and the agent
+   * relaunches under the new profile in the cell of the active layout that showed it (in no
+   * cell when none did). With no live session only the profile changes.
+   */
+  #swapProfile(project: MockProject, agentId: string, profileId: string): SwapResult {
+    const agent = this.#agent(project, agentId);
+    const profile = this.#savedProfiles.find((p) => p.id === profileId);
+    if (!profile) throw new GatewayError('INVALID', `unknown profile '${profileId}'`, { field: 'profileId' });
+    if (profile.id === agent.profileId) throw new GatewayError('INVALID', `${agent.name} already uses ${profile.name}`, { field: 'profileId' });
+    if (!this.#options.installed.includes(profile.command)) {
+      throw new GatewayError('COMMAND_NOT_FOUND', `command not found: ${profile.command} (${agent.name} keeps its profile and its session)`);
+    }
+    const previousProfileId = agent.profileId;
+    const conversationId = MockConversations.pairId(USER_PARTY, agentId);
+    const found = agent.running && agent.sessionId ? this.sessions.get(agent.sessionId) : undefined;
+    const live = found?.alive ? found : undefined;
+    const nodeId = live ? leaves(activeRoot(this.#layoutsOf(project))).find((l) => l.session === live.sessionId)?.id : undefined;
+    if (live) this.#end(live, KILLED_EXIT_CODE);
+    agent.profileId = profileId;
+    if (!live) return { agent: { ...agent }, previousProfileId, conversationId, relaunched: false };
+    if (nodeId !== undefined) {
+      const launched = this.#launch(project, agentId, nodeId);
+      return { agent: { ...agent }, previousProfileId, conversationId, relaunched: true, sessionId: launched.sessionId, nodeId, layouts: launched.layouts };
+    }
+    const session = this.#spawn(project.root, 'agent', agent.name, `${profile.name} — ${agent.name}\r\n`, agentId);
+    agent.running = true;
+    agent.sessionId = session.sessionId;
+    agent.activity = 'idle';
+    this.#emit({ type: 'sessionStarted', root: project.root, session: sessionDto(session) });
+    this.#emit({ type: 'agentStateChanged', root: project.root, agentId, state: 'running', sessionId: session.sessionId });
+    this.#emitActivity(project.root, agent);
+    return { agent: { ...agent }, previousProfileId, conversationId, relaunched: true, sessionId: session.sessionId };
   }
 
   /** `app.info()` starts a page: its earlier terminal views are dropped. */

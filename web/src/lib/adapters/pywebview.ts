@@ -175,6 +175,9 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     launch: (root, agentId, nodeId, cols, rows) => call('agents', 'launch', root, agentId, nodeId, cols, rows),
     ipc: (root, agentId) => call('agents', 'ipc', root, agentId),
     setIpc: (root, agentId, matrix) => call('agents', 'setIpc', root, agentId, matrix),
+    // hot swap of profiles (issue 10 item 6)
+    swapProfile: (root, agentId, profileId, size) =>
+      size === undefined ? call('agents', 'swapProfile', root, agentId, profileId) : call('agents', 'swapProfile', root, agentId, profileId, size),
   };
   const terminals: TerminalsGateway = {
     openShell: (root, nodeId, cols, rows) => call('terminals', 'openShell', root, nodeId, cols, rows),
