@@ -1,85 +1,123 @@
-"""Undo/redo of layout edits (SPEC C3): an immutable, bounded stack of `LayoutDoc` snapshots.
+"""Undo/redo of layout edits (SPEC C3): one immutable, bounded stack of trees per named layout.
 
-Undo and redo restore the *structure* of a snapshot; what cells show (session, agent) always
-follows the present: a leaf that still exists keeps its current content, a leaf that comes back
-from the past comes back empty. A running session is thus never resurrected nor duplicated.
+Undo and redo restore the *structure* of a layout as it was. What cells show follows the
+present: a leaf that still exists keeps its current content; a leaf that comes back (a closed
+cell, the cells a merge or a preset took away) shows its session again if that session still
+runs and no other cell of the document shows it — an agent detached by a close, a shell kept
+in the background — and comes back empty otherwise. A session is thus never resurrected nor
+shown twice.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
-from app.core.domain.layout import Layout, LayoutDoc
+from app.core.domain.layout import LayoutDoc
 from app.core.domain.layout_nodes import Grid, Leaf, Node, Split, leaves
 
 HISTORY_LIMIT = 100
 
 
-def _carry_contents(target: Node, present: dict[str, Leaf]) -> Node:
-    if isinstance(target, Leaf):
-        now = present.get(target.id)
-        return target.model_copy(update={
-            "session": now.session if now else None,
-            "agent": now.agent if now else None,
-            "agent_was_running": now.agent_was_running if now else False,
-        })
-    if isinstance(target, Split):
-        kids = tuple(c.model_copy(update={"node": _carry_contents(c.node, present)})
-                     for c in target.children)
-        return target.model_copy(update={"children": kids})
-    if isinstance(target, Grid):
-        cells = tuple(c.model_copy(update={"node": _carry_contents(c.node, present)})
-                      for c in target.cells)
-        return target.model_copy(update={"cells": cells})
-    return target
+def _map_leaves(node: Node, change: dict[str, Leaf]) -> Node:
+    if isinstance(node, Leaf):
+        return change.get(node.id, node)
+    if isinstance(node, Split):
+        return node.model_copy(update={"children": tuple(
+            c.model_copy(update={"node": _map_leaves(c.node, change)}) for c in node.children)})
+    if isinstance(node, Grid):
+        return node.model_copy(update={"cells": tuple(
+            c.model_copy(update={"node": _map_leaves(c.node, change)}) for c in node.cells)})
+    return node
 
 
-def restore_structure(snapshot: LayoutDoc, present: LayoutDoc) -> LayoutDoc:
-    """`snapshot` with every leaf's session/agent taken from `present` (or cleared)."""
-    now = {leaf.id: leaf for layout in present.layouts for leaf in leaves(layout.root)}
-    layouts: list[Layout] = [
-        layout.with_root(_carry_contents(layout.root, now)) for layout in snapshot.layouts
-    ]
-    return snapshot.model_copy(update={"layouts": tuple(layouts)})
+def restore_tree(snapshot: Node, present: LayoutDoc, layout_id: str,
+                 live: Collection[str]) -> Node:
+    """The tree `snapshot` of layout `layout_id` with its cells' contents settled against
+    `present` (see the module docstring); `live` holds the ids of the sessions still running."""
+    here = next((lay for lay in present.layouts if lay.id == layout_id), None)
+    now = {lf.id: lf for lf in leaves(here.root)} if here else {}
+    taken = {lf.session for lay in present.layouts if lay.id != layout_id
+             for lf in leaves(lay.root) if lf.session}
+    past = leaves(snapshot)
+    taken |= {sid for lf in past if lf.id in now and (sid := now[lf.id].session)}
+    change: dict[str, Leaf] = {}
+    for old in past:
+        if old.id in now:
+            current = now[old.id]
+            change[old.id] = old.model_copy(update={
+                "session": current.session, "agent": current.agent,
+                "agent_was_running": current.agent_was_running})
+        elif old.session and old.session in live and old.session not in taken:
+            taken.add(old.session)
+        else:
+            change[old.id] = old.model_copy(update={"session": None, "agent": None,
+                                                    "agent_was_running": False})
+    return _map_leaves(snapshot, change)
+
+
+@dataclass(frozen=True)
+class UndoStack:
+    """Past and future trees of one layout; `past[-1]` is the tree before its last edit."""
+
+    past: tuple[Node, ...] = ()
+    future: tuple[Node, ...] = ()
+
+
+_EMPTY = UndoStack()
 
 
 @dataclass(frozen=True)
 class LayoutHistory:
-    """Past and future snapshots; `past[-1]` is the state before the last edit.
+    """The undo stacks of a project's layouts, by layout id (at most `limit` trees each side,
+    oldest dropped first). Layout management (create, rename, switch, delete…) is not undone."""
 
-    At most `limit` snapshots are kept on each side (oldest dropped first).
-    """
-
-    past: tuple[LayoutDoc, ...] = ()
-    future: tuple[LayoutDoc, ...] = ()
+    stacks: Mapping[str, UndoStack] = field(default_factory=lambda: MappingProxyType({}))
     limit: int = HISTORY_LIMIT
 
-    @property
-    def can_undo(self) -> bool:
-        """Whether there is an edit to undo."""
-        return bool(self.past)
+    def _with(self, layout_id: str, stack: UndoStack) -> LayoutHistory:
+        stacks = dict(self.stacks)
+        stacks[layout_id] = stack
+        return replace(self, stacks=MappingProxyType(stacks))
 
-    @property
-    def can_redo(self) -> bool:
-        """Whether there is an undone edit to redo."""
-        return bool(self.future)
+    def can_undo(self, layout_id: str) -> bool:
+        """Whether layout `layout_id` has an edit to undo."""
+        return bool(self.stacks.get(layout_id, _EMPTY).past)
 
-    def record(self, before: LayoutDoc) -> LayoutHistory:
-        """Remember `before` (the doc prior to an edit); clears the redo stack."""
-        return replace(self, past=(*self.past, before)[-self.limit:], future=())
+    def can_redo(self, layout_id: str) -> bool:
+        """Whether layout `layout_id` has an undone edit to redo."""
+        return bool(self.stacks.get(layout_id, _EMPTY).future)
 
-    def undo(self, present: LayoutDoc) -> tuple[LayoutHistory, LayoutDoc]:
-        """Return the new history and the doc to show; `present` unchanged when nothing to undo."""
-        if not self.past:
+    def record(self, layout_id: str, before: Node) -> LayoutHistory:
+        """Remember `before`, the tree of layout `layout_id` prior to an edit; clears its redo."""
+        stack = self.stacks.get(layout_id, _EMPTY)
+        return self._with(layout_id, UndoStack(past=(*stack.past, before)[-self.limit:]))
+
+    def forget(self, layout_id: str) -> LayoutHistory:
+        """Drop the stack of a deleted layout."""
+        stacks = {k: v for k, v in self.stacks.items() if k != layout_id}
+        return replace(self, stacks=MappingProxyType(stacks))
+
+    def undo(self, present: LayoutDoc, live: Collection[str]) -> tuple[LayoutHistory, LayoutDoc]:
+        """Undo the last edit of the active layout; returns the new history and the doc to show
+        (`present` itself when there is nothing to undo). `live`: ids of running sessions."""
+        layout = present.active
+        stack = self.stacks.get(layout.id, _EMPTY)
+        if not stack.past:
             return self, present
-        target = restore_structure(self.past[-1], present)
-        future = (*self.future, present)[-self.limit:]
-        return replace(self, past=self.past[:-1], future=future), target
+        tree = restore_tree(stack.past[-1], present, layout.id, live)
+        moved = UndoStack(past=stack.past[:-1],
+                          future=(*stack.future, layout.root)[-self.limit:])
+        return self._with(layout.id, moved), present.with_active_root(tree)
 
-    def redo(self, present: LayoutDoc) -> tuple[LayoutHistory, LayoutDoc]:
-        """Return the new history and the doc to show; `present` unchanged when nothing to redo."""
-        if not self.future:
+    def redo(self, present: LayoutDoc, live: Collection[str]) -> tuple[LayoutHistory, LayoutDoc]:
+        """Redo the last undone edit of the active layout (see `undo`)."""
+        layout = present.active
+        stack = self.stacks.get(layout.id, _EMPTY)
+        if not stack.future:
             return self, present
-        target = restore_structure(self.future[-1], present)
-        past = (*self.past, present)[-self.limit:]
-        return replace(self, past=past, future=self.future[:-1]), target
+        tree = restore_tree(stack.future[-1], present, layout.id, live)
+        moved = UndoStack(past=(*stack.past, layout.root)[-self.limit:],
+                          future=stack.future[:-1])
+        return self._with(layout.id, moved), present.with_active_root(tree)

@@ -24,7 +24,7 @@ from app.core.domain.layout_nodes import (
 )
 from app.core.errors import INVALID, NOT_FOUND, AppError
 
-__all__ = ["assign", "close", "find_leaf", "leaves", "replace_node", "resize", "split"]
+__all__ = ["assign", "close", "find_leaf", "leaves", "move", "replace_node", "resize", "split"]
 
 
 def _require(root: Node, node_id: str) -> Node:
@@ -88,15 +88,17 @@ def split(root: Node, node_id: str, direction: Direction, new_id: Callable[[], s
     return rebuild(root)
 
 
-def close(root: Node, node_id: str) -> Node:
+def close(root: Node, node_id: str, new_id: Callable[[], str] | None = None) -> Node:
     """Remove leaf `node_id`.
 
     A split left with one child is replaced by that child; closing the last leaf of the tree
-    leaves one empty leaf with the same id; closing a grid cell's leaf empties it (the grid must
-    stay fully covered). Raises INVALID when `node_id` is not a leaf.
+    leaves one empty leaf; closing a grid cell's leaf empties it (the grid must stay fully
+    covered). That empty leaf gets a new id from `new_id()` (so undo sees the closed cell come
+    back), or keeps `node_id` when `new_id` is None. Raises INVALID when `node_id` is not a leaf.
     """
     if not isinstance(_require(root, node_id), Leaf):
         raise AppError(INVALID, "only a cell (leaf) can be closed", {"nodeId": node_id})
+    empty_id = new_id() if new_id is not None else node_id
 
     def rebuild(node: Node) -> Node | None:
         if node.id == node_id:
@@ -111,12 +113,12 @@ def close(root: Node, node_id: str) -> Node:
                 return None
             return kids[0].node if len(kids) == 1 else node.model_copy(update={"children": tuple(kids)})
         if isinstance(node, Grid):
-            cells = tuple(c.model_copy(update={"node": rebuild(c.node) or Leaf(id=node_id)})
+            cells = tuple(c.model_copy(update={"node": rebuild(c.node) or Leaf(id=empty_id)})
                           for c in node.cells)
             return node.model_copy(update={"cells": cells})
         return node
 
-    return rebuild(root) or Leaf(id=node_id)
+    return rebuild(root) or Leaf(id=empty_id)
 
 
 def _check_weights(weights: Sequence[float], count: int, what: str) -> tuple[float, ...]:
@@ -178,3 +180,24 @@ def assign(
                                        "agent_was_running": bool(agent) and agent_was_running})
 
     return replace_node(root, node_id, change)
+
+
+def move(root: Node, node_id: str, to_node_id: str) -> Node:
+    """Swap what leaves `node_id` and `to_node_id` show (session, agent, agentWasRunning): the
+    terminal of one cell moves to the other, and the other's (if any) comes the other way.
+
+    Raises NOT_FOUND (unknown id) or INVALID (not leaves).
+    """
+    source, target = _require(root, node_id), _require(root, to_node_id)
+    if not isinstance(source, Leaf) or not isinstance(target, Leaf):
+        raise AppError(INVALID, "only cells (leaves) can swap what they show",
+                       {"nodeId": node_id, "toNodeId": to_node_id})
+    if node_id == to_node_id:
+        return root
+
+    def contents(leaf: Leaf) -> dict[str, object]:
+        return {"session": leaf.session, "agent": leaf.agent,
+                "agent_was_running": leaf.agent_was_running}
+
+    swapped = replace_node(root, node_id, lambda n: n.model_copy(update=contents(target)))
+    return replace_node(swapped, to_node_id, lambda n: n.model_copy(update=contents(source)))

@@ -65,7 +65,8 @@ def validate(root: Node) -> None:
 
 
 def validate_doc(doc: LayoutDoc) -> None:
-    """Validate every layout tree of `doc` plus unique layout ids; raises `AppError(INVALID)`."""
+    """Validate every layout tree of `doc`, unique layout ids, and a session shown by at most
+    one leaf of the whole document; raises `AppError(INVALID)`."""
     ids = [layout.id for layout in doc.layouts]
     if len(ids) != len(set(ids)):
         raise _fail("a layout id is used twice")
@@ -73,3 +74,7 @@ def validate_doc(doc: LayoutDoc) -> None:
         raise _fail("activeId names no layout")
     for layout in doc.layouts:
         validate(layout.root)
+    sessions = [leaf.session for layout in doc.layouts for leaf in leaves(layout.root)
+                if leaf.session]
+    if len(sessions) != len(set(sessions)):
+        raise _fail("a session is shown in more than one layout")

@@ -98,7 +98,8 @@ class LaunchAgent:
         """Launch (or re-attach) agent `agent_id` in leaf `node_id` of the active layout, or in
         the background (no cell) when `node_id` is None.
 
-        A live session on the same cell, or one shown in no cell, is re-attached. Otherwise the
+        A live session on the same cell, or one shown in no cell of the active layout, is
+        re-attached (a cell of another named layout showing it gives it up). Otherwise the
         launch plan (`plan_launch`) is carried out: `.ideai/run/<agent-id>/` gets its files and
         the CLI is spawned (size `cols` x `rows`); when the project has an endpoint the agent
         gets a fresh token and the means to reach IdeA (`LaunchProjector`). Its permissions
@@ -147,8 +148,8 @@ class LaunchAgent:
         doc = require_layouts(project)
         if node_id is None:  # already running: nothing to show anywhere
             return LaunchResult(session_id, True, doc)
-        shown_at = [leaf.id for lay in doc.layouts for leaf in leaves(lay.root)
-                    if leaf.session == session_id]
+        # A cell of another named layout gives the session up (it is not on screen there).
+        shown_at = [leaf.id for leaf in leaves(doc.active.root) if leaf.session == session_id]
         elsewhere = [n for n in shown_at if n != node_id]
         if elsewhere:
             raise AppError(AGENT_ALREADY_RUNNING,

@@ -16,6 +16,7 @@ from app.core.domain.documents import Document, dump_document, parse_document
 from app.core.domain.layout import LayoutDoc, default_layout_doc
 from app.core.domain.layout_ops import assign
 from app.core.domain.layout_rules import validate_doc
+from app.core.domain.named_layouts import without_session_elsewhere
 from app.core.domain.project import ProjectMeta
 from app.core.errors import CORRUPT_FILE, INVALID, AppError
 from app.core.ports import FileSystem
@@ -117,7 +118,7 @@ def save_layouts(fs: FileSystem, state: ProjectState, doc: LayoutDoc, record: bo
     validate_doc(doc)
     fs.write_text_atomic(state.path(LAYOUTS_FILE), dump_document(doc))
     if record:
-        state.history = state.history.record(before)
+        state.history = state.history.record(before.active_id, before.active.root)
     state.layouts = doc
     return doc
 
@@ -125,11 +126,12 @@ def save_layouts(fs: FileSystem, state: ProjectState, doc: LayoutDoc, record: bo
 def show_in_cell(fs: FileSystem, state: ProjectState, node_id: str, session_id: str,
                  agent_id: str | None = None) -> LayoutDoc:
     """Make leaf `node_id` of the active layout show `session_id` (and `agent_id`, marked
-    `agentWasRunning`) and persist it without an undo step. Raises NOT_FOUND, INVALID,
-    CORRUPT_FILE, NOT_WRITABLE."""
+    `agentWasRunning`; a cell of another layout showing it gives it up) and persist it without
+    an undo step. Raises NOT_FOUND, INVALID, CORRUPT_FILE, NOT_WRITABLE."""
     doc = require_layouts(state)
     root = assign(doc.active.root, node_id, session_id, agent_id, agent_was_running=True)
-    return save_layouts(fs, state, doc.with_active_root(root), record=False)
+    moved = without_session_elsewhere(doc.with_active_root(root), session_id)
+    return save_layouts(fs, state, moved, record=False)
 
 
 def persona_path(state: ProjectState, entry: AgentEntry) -> str:

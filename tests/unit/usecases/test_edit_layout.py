@@ -73,7 +73,7 @@ def test_assign_is_not_an_undo_step() -> None:
     leaf_id = state.layouts.active.root.id
     edit = EditLayout(fs, ids, FakeEventSink())
     edit.execute(state, {"kind": "assign", "nodeId": leaf_id, "session": "s1"})
-    assert not state.history.can_undo
+    assert not state.history.can_undo(state.layouts.active_id)
     assert leaves(edit.execute(state, {"kind": "undo"}).active.root) == [leaf(leaf_id, "s1")]
 
 

@@ -162,7 +162,38 @@ export type LayoutOp =
   | { kind: 'resize'; nodeId: string; weights: number[] }
   | { kind: 'assign'; nodeId: string; session?: string; agent?: string }
   | { kind: 'undo' }
-  | { kind: 'redo' };
+  | { kind: 'redo' }
+  | GridLayoutOp
+  | NamedLayoutOp;
+
+// --- grid, presets and named layouts (issue 9 items 4–5; docs/contracts.md §3) ---
+
+/** The layout's area in terminal character cells; feeds the backend's minimum cell size. */
+export interface LayoutExtent {
+  cols: number;
+  rows: number;
+}
+
+export type LayoutPreset = '2x2' | '1+2' | '3-columns';
+
+/** Tree ops of the active layout beyond split/close/resize/assign (undoable but `move`). */
+export type GridLayoutOp =
+  | { kind: 'split'; nodeId: string; direction: SplitDirection; extent: LayoutExtent }
+  | { kind: 'merge'; nodeIds: string[] }
+  | { kind: 'unmerge'; nodeId: string; extent?: LayoutExtent }
+  | { kind: 'move'; nodeId: string; toNodeId: string }
+  | { kind: 'preset'; preset: LayoutPreset; extent?: LayoutExtent }
+  | { kind: 'balance'; nodeId?: string; extent?: LayoutExtent }
+  | { kind: 'resize'; nodeId: string; colWeights?: number[]; rowWeights?: number[]; extent?: LayoutExtent };
+
+/** Ops on the document's named layouts (not undone). */
+export type NamedLayoutOp =
+  | { kind: 'createLayout'; name: string; preset?: LayoutPreset }
+  | { kind: 'renameLayout'; layoutId: string; name: string }
+  | { kind: 'duplicateLayout'; layoutId: string; name?: string }
+  | { kind: 'deleteLayout'; layoutId: string }
+  | { kind: 'switchLayout'; layoutId: string };
+// --- end grid, presets and named layouts ---
 
 /**
  * What an agent is doing (docs/contracts.md §7.2, §8.4): `busy` from the start of a turn until

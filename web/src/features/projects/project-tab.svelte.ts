@@ -13,8 +13,11 @@ import {
   type HeadlessEntry,
   type IpcMatrix,
   type LayoutDoc,
+  type LayoutExtent,
   type LayoutNode,
   type LayoutOp,
+  type LayoutPreset,
+  type NamedLayoutOp,
   type ProjectDTO,
   type SendResult,
   type SessionDTO,
@@ -288,11 +291,71 @@ export class ProjectTab {
    */
   async splitCell(nodeId: string, direction: 'row' | 'column'): Promise<string | null> {
     const before = leaves(this.#layoutRoot).map((l) => l.id);
-    if (!(await this.editLayout({ kind: 'split', nodeId, direction }))) return null;
+    const op: LayoutOp = this.#extent ? { kind: 'split', nodeId, direction, extent: this.#extent } : { kind: 'split', nodeId, direction };
+    if (!(await this.editLayout(op))) return null;
     const added = leaves(this.#layoutRoot).find((l) => !before.includes(l.id))?.id ?? null;
     if (added) this.requestFocus(added);
     return added;
   }
+
+  // --- grid, presets and named layouts (issue 9 items 4–5) ---
+  #extent: LayoutExtent | null = null;
+
+  /**
+   * The layout area in terminal character cells, as `ProjectLayout` measures it (null when it
+   * has no size, e.g. hidden). Sent with the edits that can shrink cells, so the backend can
+   * refuse one that would leave a cell under its minimum size.
+   */
+  setLayoutExtent(extent: LayoutExtent | null): void {
+    this.#extent = extent;
+  }
+
+  #sized<T extends object>(op: T): T & { extent?: LayoutExtent } {
+    return this.#extent ? { ...op, extent: this.#extent } : op;
+  }
+
+  /** The project's named layouts (id, name) in document order, and which one is shown. */
+  get namedLayouts(): { id: string; name: string; active: boolean }[] {
+    const doc = this.#layouts;
+    if (!doc) return [];
+    const activeId = doc.layouts.some((l) => l.id === doc.activeId) ? doc.activeId : doc.layouts[0]?.id;
+    return doc.layouts.map((l) => ({ id: l.id, name: l.name, active: l.id === activeId }));
+  }
+
+  /** Merges neighbouring cells into one (the first that shows something stays shown). */
+  mergeCells(nodeIds: string[]): Promise<boolean> {
+    return this.editLayout({ kind: 'merge', nodeIds });
+  }
+
+  /** Splits a merged grid cell back into one cell per track it spans. */
+  unmergeCell(nodeId: string): Promise<boolean> {
+    return this.editLayout(this.#sized({ kind: 'unmerge' as const, nodeId }));
+  }
+
+  /** Rearranges the active layout as a preset grid, keeping what the cells show. */
+  applyPreset(preset: LayoutPreset): Promise<boolean> {
+    return this.editLayout(this.#sized({ kind: 'preset' as const, preset }));
+  }
+
+  /** Equal weights in every split and grid of the active layout. */
+  balanceLayout(): Promise<boolean> {
+    return this.editLayout(this.#sized({ kind: 'balance' as const }));
+  }
+
+  /**
+   * Applies a named-layout op (create, rename, duplicate, delete, switch). Resolves with null,
+   * or with the backend's message when it refused (a dialog shows it next to the name field).
+   */
+  async editNamedLayout(op: NamedLayoutOp): Promise<string | null> {
+    try {
+      this.applyLayouts(await this.#gateway.layout.edit(this.root, op));
+      this.#notices.resolved('layout');
+      return null;
+    } catch (error) {
+      return asGatewayError(error).message;
+    }
+  }
+  // --- end grid, presets and named layouts ---
 
   /** Marks `nodeId` focused and asks its view to move the keyboard focus into it. */
   requestFocus(nodeId: string): void {

@@ -1,4 +1,5 @@
 import { activeRoot, leaves } from '../domain/layout-tree';
+import { applyGridOp, applyNamedOp, isNamedOp } from './mock-layouts';
 import {
   GatewayError,
   asGatewayError,
@@ -602,10 +603,15 @@ export class MockBackend {
               to.push(doc);
               next = previous;
             }
+          } else if (isNamedOp(op)) {
+            next = applyNamedOp(doc, op, () => this.#id('n'));
           } else {
-            history.undo.push(doc);
-            history.redo = [];
-            next = mapActiveTree(doc, (tree) => applyOp(tree, op, () => this.#id('n')));
+            const newId = () => this.#id('n');
+            next = mapActiveTree(doc, (tree) => applyGridOp(tree, op, newId) ?? applyOp(tree, op, newId));
+            if (op.kind !== 'move') {
+              history.undo.push(doc);
+              history.redo = [];
+            }
           }
           project.layouts = next;
           this.#settleSessions(project, before, op.kind === 'close');
@@ -1156,7 +1162,7 @@ export function applyOp(root: LayoutNode, op: LayoutOp, newId: () => string): La
       return node;
     }
     if (node.type === 'split') {
-      if (op.kind === 'resize' && node.node.id === op.nodeId) {
+      if (op.kind === 'resize' && 'weights' in op && node.node.id === op.nodeId) {
         return { ...node, node: { ...node.node, children: node.node.children.map((c, i) => ({ ...c, weight: op.weights[i] ?? c.weight })) } };
       }
       const children = node.node.children

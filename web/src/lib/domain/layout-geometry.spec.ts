@@ -10,6 +10,9 @@ import {
   isCompactHeader,
   minExtent,
   resizeWeights,
+  trackHandles,
+  trackMins,
+  trackSpans,
   toPercentages,
 } from './layout-geometry';
 
@@ -128,5 +131,24 @@ describe('estimateGrid', () => {
   it('fits whole characters and never goes below 20×5', () => {
     expect(estimateGrid(780, 170)).toEqual({ cols: 100, rows: 10 });
     expect(estimateGrid(0, 0)).toEqual({ cols: 20, rows: 5 });
+  });
+});
+
+describe('grid track handles', () => {
+  const leafAt = (id: string, row: number, col: number, rowSpan = 1, colSpan = 1) => ({ node: { type: 'leaf' as const, node: { id } }, row, col, rowSpan, colSpan });
+
+  it('puts one handle per boundary in the middle of the gap', () => {
+    expect(trackSpans([1, 1], 204)).toEqual([[0, 100], [104, 204]]);
+    const g = { id: 'g', colWeights: [1, 1], rowWeights: [1, 1], cells: [leafAt('a', 0, 0), leafAt('b', 0, 1), leafAt('c', 1, 0), leafAt('d', 1, 1)] };
+    expect(trackHandles(g, 'row', g.colWeights, g.rowWeights, 204, 104)).toEqual([{ index: 0, at: 102, from: 0, to: 104 }]);
+    expect(trackHandles(g, 'column', g.colWeights, g.rowWeights, 204, 104)).toEqual([{ index: 0, at: 52, from: 0, to: 204 }]);
+  });
+
+  it('leaves out the part of a boundary a merged cell spans', () => {
+    // top row merged across both columns: the column boundary only exists in the bottom row.
+    const g = { id: 'g', colWeights: [1, 1], rowWeights: [1, 1], cells: [leafAt('a', 0, 0, 1, 2), leafAt('c', 1, 0), leafAt('d', 1, 1)] };
+    expect(trackHandles(g, 'row', g.colWeights, g.rowWeights, 204, 104)).toEqual([{ index: 0, at: 102, from: 54, to: 104 }]);
+    expect(trackMins(g, 'row')).toEqual([120, 120]);
+    expect(trackHandles(g, 'row', g.colWeights, g.rowWeights, 0, 0)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * Weights are relative floats > 0 (docs/contracts.md §1); sizes are CSS percentages or px.
  */
 
-import type { LayoutNode } from '../ports';
+import type { GridNode, LayoutNode } from '../ports';
 
 /** Minimum size of a pane while dragging a splitter, in px (when no per-child minimum is given). */
 export const MIN_PANE_PX = 48;
@@ -41,16 +41,84 @@ export function minExtent(node: LayoutNode, axis: 'row' | 'column'): number {
       return sizes.reduce((sum, px) => sum + px, 0) + SPLITTER_PX * (sizes.length - 1);
     }
     case 'grid': {
-      const tracks = (axis === 'row' ? node.node.colWeights : node.node.rowWeights).map(() => 0);
-      for (const cell of node.node.cells) {
-        const start = axis === 'row' ? cell.col : cell.row;
-        const span = Math.max(1, (axis === 'row' ? cell.colSpan : cell.rowSpan) || 1);
-        const share = minExtent(cell.node, axis) / span;
-        for (let t = start; t < start + span && t < tracks.length; t++) tracks[t] = Math.max(tracks[t], share);
-      }
+      const tracks = trackMins(node.node, axis);
       return tracks.reduce((sum, px) => sum + px, 0) + GRID_GAP_PX * Math.max(0, tracks.length - 1);
     }
   }
+}
+
+/**
+ * Smallest size (px) of each column (`axis` = `row`) or row (`column`) of a grid: a cell's
+ * minimum shared evenly by the tracks it spans, the largest share per track.
+ */
+export function trackMins(grid: GridNode, axis: 'row' | 'column'): number[] {
+  const tracks = (axis === 'row' ? grid.colWeights : grid.rowWeights).map(() => 0);
+  for (const cell of grid.cells) {
+    const start = axis === 'row' ? cell.col : cell.row;
+    const span = Math.max(1, (axis === 'row' ? cell.colSpan : cell.rowSpan) || 1);
+    const share = minExtent(cell.node, axis) / span;
+    for (let t = start; t < start + span && t < tracks.length; t++) tracks[t] = Math.max(tracks[t], share);
+  }
+  return tracks;
+}
+
+/** Start and end (px) of each track of these `weights` over `totalPx`, with gaps between. */
+export function trackSpans(weights: readonly number[], totalPx: number, gapPx = GRID_GAP_PX): [number, number][] {
+  const inner = Math.max(0, totalPx - gapPx * Math.max(0, weights.length - 1));
+  const pct = toPercentages(weights);
+  const out: [number, number][] = [];
+  let at = 0;
+  for (let k = 0; k < weights.length; k++) {
+    const size = (pct[k] / 100) * inner;
+    out.push([at, at + size]);
+    at += size + gapPx;
+  }
+  return out;
+}
+
+/** A drag handle on the boundary after track `index`: at `at` px, from `from` to `to` px across. */
+export interface TrackHandle {
+  index: number;
+  at: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * The handles between the columns (`axis` = `row`) or rows (`column`) of a grid `widthPx` ×
+ * `heightPx` with these track weights: one piece per run of tracks across where the boundary is
+ * a real gap, so no handle lies over a merged cell that spans the boundary.
+ */
+export function trackHandles(
+  grid: GridNode,
+  axis: 'row' | 'column',
+  cols: readonly number[],
+  rows: readonly number[],
+  widthPx: number,
+  heightPx: number,
+): TrackHandle[] {
+  if (widthPx <= 0 || heightPx <= 0) return [];
+  const along = axis === 'row' ? trackSpans(cols, widthPx) : trackSpans(rows, heightPx);
+  const across = axis === 'row' ? trackSpans(rows, heightPx) : trackSpans(cols, widthPx);
+  const out: TrackHandle[] = [];
+  for (let k = 0; k < along.length - 1; k++) {
+    const at = (along[k][1] + along[k + 1][0]) / 2;
+    let run: [number, number] | null = null;
+    for (let t = 0; t < across.length; t++) {
+      const crossed = grid.cells.some((c) => {
+        const [start, span, other, otherSpan] = axis === 'row' ? [c.col, c.colSpan, c.row, c.rowSpan] : [c.row, c.rowSpan, c.col, c.colSpan];
+        return start <= k && start + span - 1 > k && other <= t && other + otherSpan > t;
+      });
+      if (crossed) {
+        if (run) out.push({ index: k, at, from: run[0], to: run[1] });
+        run = null;
+      } else {
+        run = run ? [run[0], across[t][1]] : [across[t][0], across[t][1]];
+      }
+    }
+    if (run) out.push({ index: k, at, from: run[0], to: run[1] });
+  }
+  return out;
 }
 
 /** Relative weights → percentages that sum to 100. Non-positive or NaN weights count as 1. */
