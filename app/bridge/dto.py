@@ -20,6 +20,7 @@ from app.core.domain.access import IpcMatrix
 from app.core.domain.conversation import Turn
 from app.core.domain.documents import first_error
 from app.core.domain.layout import LayoutDoc
+from app.core.domain.project import Settings
 from app.core.domain.sessions import SessionRecord
 from app.core.errors import INVALID, AppError
 from app.core.events import (
@@ -33,6 +34,7 @@ from app.core.events import (
     HeadlessActivity,
     LayoutChanged,
     ProblemRaised,
+    ProblemResolved,
     SessionExited,
     SessionReleased,
     SessionStarted,
@@ -99,8 +101,10 @@ class AgentChange(Wire):
 
 
 class ProblemDTO(Wire):
+    omit_none = frozenset({"recovery"})
     file: str
     message: str
+    recovery: str | None = None
 
 
 class SessionDTO(Wire):
@@ -147,11 +151,18 @@ class ShellDTO(Wire):
     layouts: Json
 
 
+class SizeMarkDTO(Wire):
+    at: int
+    cols: int
+    rows: int
+
+
 class AttachDTO(Wire):
     scrollback: str
     end: int
     alive: bool
     exit_code: int | None
+    sizes: list[SizeMarkDTO] = []
 
 
 class ProfileDetectionDTO(Wire):
@@ -181,7 +192,16 @@ def detection_dto(found: ProfileDetection) -> ProfileDetectionDTO:
 
 
 def problem_dto(problem: Problem) -> ProblemDTO:
-    return ProblemDTO(file=problem.file, message=problem.message)
+    return ProblemDTO(file=problem.file, message=problem.message, recovery=problem.recovery)
+
+
+def settings_dto(settings: Settings) -> Json:
+    """The editable sections of `settings.json`: `{terminal: {fontSize, scrollbackLines},
+    ui: {sidePanelWidth, sidePanelCollapsed}}`."""
+    return {"terminal": settings.terminal.model_dump(mode="json", by_alias=True,
+                                                     include={"font_size", "scrollback_lines"}),
+            "ui": settings.ui.model_dump(mode="json", by_alias=True,
+                                         include={"side_panel_width", "side_panel_collapsed"})}
 
 
 def layouts_json(doc: LayoutDoc | None) -> Json | None:
@@ -224,16 +244,31 @@ def shell_dto(opened: ShellOpened) -> ShellDTO:
 
 def attach_dto(attached: Attached) -> AttachDTO:
     return AttachDTO(scrollback=attached.scrollback, end=attached.end, alive=attached.alive,
-                     exit_code=attached.exit_code)
+                     exit_code=attached.exit_code,
+                     sizes=[SizeMarkDTO(at=m.at, cols=m.cols, rows=m.rows)
+                            for m in attached.sizes])
 
 
 # -- events ---------------------------------------------------------------------------------
 class ProblemEvent(Wire):
-    omit_none = frozenset({"root"})
+    omit_none = frozenset({"root", "recovery"})
     type: Literal["problem"] = "problem"
     root: str | None = None
     file: str
     message: str
+    recovery: str | None = None
+
+
+class ProblemResolvedEvent(Wire):
+    omit_none = frozenset({"root"})
+    type: Literal["problemResolved"] = "problemResolved"
+    root: str | None = None
+    file: str
+
+
+class FreshStartDTO(Wire):
+    layouts: Json
+    backup: str
 
 
 class LayoutChangedEvent(Wire):
@@ -372,7 +407,10 @@ class SendForm(Wire):
 def event_dto(event: DomainEvent) -> Wire:
     """The wire form of a domain event."""
     if isinstance(event, ProblemRaised):
-        return ProblemEvent(root=event.root, file=event.file, message=event.message)
+        return ProblemEvent(root=event.root, file=event.file, message=event.message,
+                            recovery=event.recovery)
+    if isinstance(event, ProblemResolved):
+        return ProblemResolvedEvent(root=event.root, file=event.file)
     if isinstance(event, LayoutChanged):
         return LayoutChangedEvent(root=event.root, layouts=event.layouts.to_json())
     if isinstance(event, SessionStarted):

@@ -20,10 +20,20 @@ DelegationState = Literal["queued", "active", "done", "failed"]
 
 @dataclass(frozen=True)
 class ProblemRaised:
-    """A file could not be read (`file` absolute); `root` is the project, or None app-wide."""
+    """A file could not be read (`file` absolute); `root` is the project, or None app-wide;
+    `recovery` names the one-click way out the UI offers (`START_FRESH`), if any."""
 
     file: str
     message: str
+    root: str | None = None
+    recovery: str | None = None
+
+
+@dataclass(frozen=True)
+class ProblemResolved:
+    """The problem with `file` (absolute) of project `root` is gone (the user recovered it)."""
+
+    file: str
     root: str | None = None
 
 
@@ -150,9 +160,9 @@ class EscalationResolved:
     choice: str | None
 
 
-DomainEvent = (ProblemRaised | LayoutChanged | SessionStarted | SessionExited | SessionReleased
-               | AgentStateChanged | AgentActivityChanged | DelegationChanged | DelegationReady
-               | EscalationRaised | EscalationResolved | HeadlessActivity)
+DomainEvent = (ProblemRaised | ProblemResolved | LayoutChanged | SessionStarted | SessionExited
+               | SessionReleased | AgentStateChanged | AgentActivityChanged | DelegationChanged
+               | DelegationReady | EscalationRaised | EscalationResolved | HeadlessActivity)
 
 def session_of(event: DomainEvent) -> str | None:
     """The session id `event` names, if any: the push pump keeps such an event behind that

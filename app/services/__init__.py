@@ -18,6 +18,8 @@ from app.services.open_projects import OpenProjects
 from app.services.orchestrator import OrchestratorService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
+from app.services.session_keeper import SessionKeeper
+from app.services.settings import SettingsService
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.terminals import TerminalService
 
@@ -39,3 +41,5 @@ class AppServices:
     conversations: ConversationService
     escalations: Escalations
     headless: HeadlessTurns
+    settings: SettingsService
+    keeper: SessionKeeper
