@@ -11,6 +11,7 @@ import type {
   ProjectsGateway,
   PushBatch,
   PushHandler,
+  SettingsGateway,
   TerminalsGateway,
   Unsubscribe,
 } from '../ports';
@@ -37,6 +38,7 @@ export class MockGateway implements Gateway {
   readonly terminals: TerminalsGateway;
   readonly orchestration: OrchestrationGateway;
   readonly conversations: ConversationsGateway;
+  readonly settings: SettingsGateway;
 
   constructor(options: MockOptions = {}) {
     this.backend = new MockBackend(options, (batch) => this.hub.deliver(batch));
@@ -49,6 +51,7 @@ export class MockGateway implements Gateway {
     this.terminals = client.terminals;
     this.orchestration = client.orchestration;
     this.conversations = client.conversations;
+    this.settings = client.settings;
   }
 
   onPush(handler: PushHandler): Unsubscribe {
