@@ -121,7 +121,7 @@ def test_first_run_wizard_detects_profiles_and_saves(launch, tmp_path: Path) -> 
     wizard.wait_for()
     claude = page.locator('[data-testid="detect-claude-code"]')
     wait_for(lambda: "2.1" in claude.inner_text(), what="claude --version detected")
-    assert "not" in page.locator('[data-testid="detect-gemini-cli"]').inner_text().lower()
+    assert "not" in page.locator('[data-testid="detect-aider"]').inner_text().lower()
     wizard.locator('button[type="submit"]').click()
     wizard.wait_for(state="detached")
     saved = read_json(data / "profiles.json")

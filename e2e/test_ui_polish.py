@@ -90,7 +90,7 @@ def test_profiles_reopen_with_the_saved_profiles(launch, tmp_path: Path) -> None
         assert box.is_checked() == (box.get_attribute("name") in saved), box.get_attribute("name")
     claude = page.locator('[data-testid="detect-claude-code"]')
     assert "installed" in claude.inner_text()
-    assert "not" in page.locator('[data-testid="detect-gemini-cli"]').inner_text().lower()
+    assert "not" in page.locator('[data-testid="detect-aider"]').inner_text().lower()
 
     # Nothing ticked: Save stays disabled.
     for box in wizard.locator('input[type="checkbox"]').all():

@@ -73,6 +73,9 @@ class AgentLine:
     session_id: str | None = None
     started_at: float = 0.0
     last_output_at: float | None = None
+    profile_id: str | None = None
+    #: The CLI's own session id, as its hooks last reported it.
+    engine_id: str | None = None
     prompt_pattern: str | None = None
     submit_sequence: str | None = None
     submit_delay_ms: int | None = None

@@ -22,6 +22,7 @@ from functools import partial
 from typing import Any
 
 from app.core.domain.activity import PromptWatch, on_notification
+from app.core.domain.conversation import conversation_id
 from app.core.domain.delegation import (
     MAX_TYPED_BYTES,
     AgentCaller,
@@ -38,6 +39,7 @@ from app.core.domain.delegation import (
     parse_command,
     task_file_text,
 )
+from app.core.domain.headless import engine_session_id
 from app.core.domain.mailbox import DEFAULT_CAPACITY, Mailbox
 from app.core.domain.sessions import TerminalChunk
 from app.core.domain.terminal_text import tail
@@ -424,23 +426,41 @@ class OrchestratorService:
             line = self._lines.get((caller.root, caller.agent_id))
             if line is None or line.session_id != caller.session_id:
                 return {}
-            effects: list[Effect] = []
+            effects: list[Effect] = self._engine_id(line, hook.payload)
             if hook.event == "session-start":
-                effects = self._settle(line)
+                effects += self._settle(line)
             elif hook.event == "notification":
                 kind = str(hook.payload.get("notification_type", ""))
                 before = line.activity
                 line.activity = on_notification(line.activity, kind)
                 if kind == "idle_prompt" and line.mailbox.current is not None:
-                    effects = self._turn_looked_over(line, hook.payload)
+                    effects += self._turn_looked_over(line, hook.payload)
                 elif line.activity != before:
-                    effects = [self._activity(line)]
+                    effects.append(self._activity(line))
             elif line.mailbox.current is not None:  # stop, stop-failure
-                effects = self._turn_looked_over(line, hook.payload)
+                effects += self._turn_looked_over(line, hook.payload)
             elif line.settling_since is not None:  # the CLI is back after its reply
-                effects = self._settled(line)
+                effects += self._settled(line)
         self._run(effects)
         return {}
+
+    def _engine_id(self, line: AgentLine, payload: dict[str, Any]) -> list[Effect]:
+        """A hook naming the CLI's own session: kept as the resume id of the user's
+        conversation with the agent for this profile (the terminal is that conversation)."""
+        engine = engine_session_id(payload)
+        if engine is None or engine == line.engine_id or line.profile_id is None:
+            return []
+        line.engine_id = engine
+        root, conversation, profile = line.root, conversation_id(None, line.agent_id), \
+            line.profile_id
+
+        def keep() -> None:
+            try:
+                self._conversations.set_provider_id(root, conversation, profile, engine)
+            except AppError as exc:  # a corrupt providers.json is reported, never overwritten
+                log.warning("engine session id not kept: %s", exc.message)
+
+        return [keep]
 
     # ------------------------------------------------------------------ turns (lock held)
     def _advance(self, line: AgentLine) -> list[Effect]:
@@ -694,6 +714,8 @@ class OrchestratorService:
             line.human_dirty = False
             line.headless = False  # its terminal takes the next turns
             line.activity = "starting"
+            line.engine_id = None
+            line.profile_id = profile.id if profile is not None else None
             if profile is not None:
                 line.prompt_pattern = profile.prompt_ready_pattern
                 line.submit_sequence = profile.submit_sequence

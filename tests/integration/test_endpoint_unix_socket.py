@@ -165,6 +165,29 @@ def test_a_stale_socket_is_reclaimed(sock_dir: str, handler: EchoHandler) -> Non
         host.close_all()
 
 
+def test_stale_sockets_of_other_projects_are_swept_at_the_first_serve(
+        sock_dir: str, handler: EchoHandler) -> None:
+    os.mkdir(sock_dir, 0o700)
+    stale = socket_path(sock_dir, "/work/killed-project")
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dead.bind(stale)  # left behind by an IdeA ended with SIGKILL/SIGTERM
+    dead.close()
+    live_host = UnixSocketEndpointHost(sock_dir)
+    live_host.set_handler(handler)
+    live = live_host.serve("/work/live-project")
+    note = os.path.join(sock_dir, "notes.txt")
+    open(note, "w").close()
+    host = UnixSocketEndpointHost(sock_dir)
+    host.set_handler(handler)
+    try:
+        host.serve(ROOT)
+        assert not os.path.exists(stale)
+        assert os.path.exists(live) and os.path.isfile(note)  # answered / not a socket: kept
+    finally:
+        host.close_all()
+        live_host.close_all()
+
+
 def test_a_live_socket_of_another_ideA_is_left_alone(host: UnixSocketEndpointHost,
                                                      sock_dir: str,
                                                      handler: EchoHandler) -> None:

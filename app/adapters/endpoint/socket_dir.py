@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import socket
 import stat
 from collections.abc import Mapping
 
@@ -71,3 +72,32 @@ def ensure_private_dir(path: str) -> None:
         except OSError as exc:
             raise AppError(NOT_WRITABLE, f"cannot make {path} private (mode 0700): "
                                          f"{exc.strerror}", {"path": path}) from exc
+
+
+def sweep_stale(directory: str) -> list[str]:
+    """Remove the sockets of `directory` nobody listens on any more (an IdeA that was killed
+    leaves its files behind): a connection refused means stale. Returns the paths removed;
+    never raises."""
+    removed: list[str] = []
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return removed
+    for name in names:
+        path = os.path.join(directory, name)
+        try:
+            if not name.endswith(".sock") or not stat.S_ISSOCK(os.lstat(path).st_mode):
+                continue
+            probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                probe.settimeout(0.5)
+                probe.connect(path)
+                continue  # someone answers
+            except (ConnectionRefusedError, FileNotFoundError):
+                os.unlink(path)
+                removed.append(path)
+            finally:
+                probe.close()
+        except OSError:
+            continue
+    return removed

@@ -26,7 +26,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from app.adapters.endpoint.loop_thread import LoopThread
-from app.adapters.endpoint.socket_dir import endpoint_dir, ensure_private_dir, socket_path
+from app.adapters.endpoint.socket_dir import (
+    endpoint_dir,
+    ensure_private_dir,
+    socket_path,
+    sweep_stale,
+)
 from app.adapters.endpoint.stream import AsyncioEndpointStream
 from app.adapters.endpoint.wire import MAX_HELLO_BYTES, parse_hello
 from app.core.errors import ALREADY_EXISTS, INTERNAL, INVALID, NOT_WRITABLE, AppError
@@ -66,6 +71,7 @@ class UnixSocketEndpointHost:
         self._handler: ConnectionHandler | None = None
         self._lock = threading.Lock()
         self._served: dict[str, _Served] = {}
+        self._swept = False
         self._loop = LoopThread()
 
     def set_handler(self, handler: ConnectionHandler) -> None:
@@ -89,6 +95,10 @@ class UnixSocketEndpointHost:
                 return self._served[key].path
             directory = self.directory()
             ensure_private_dir(directory)
+            if not self._swept:  # once: what a killed IdeA left behind
+                self._swept = True
+                for stale in sweep_stale(directory):
+                    log.info("removed the stale endpoint socket %s", stale)
             path = socket_path(directory, key)
             sock = _bind_exclusive(directory, path, key)
             info = os.stat(path)

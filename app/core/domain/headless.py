@@ -31,6 +31,21 @@ def structured_protocol(profile: Profile) -> Protocol | None:
     return _ALIASES.get(value.strip().lower()) if value else None
 
 
+#: Where a vendor hook's JSON names the CLI's own session: Claude Code hooks `session_id`
+#: (hooks.md, common input fields), Codex `notify` `thread-id` (config.md, "notify"), and the
+#: camelCase some wrappers use.
+_ENGINE_ID_KEYS = ("session_id", "thread-id", "thread_id", "sessionId")
+
+
+def engine_session_id(payload: dict[str, object]) -> str | None:
+    """The vendor's session id a hook payload reports (what resumes it), or None."""
+    for key in _ENGINE_ID_KEYS:
+        value = payload.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
 def headless_prompt(ticket: Ticket) -> str:
     """What a headless turn sends: the request's header and its text as given (newlines kept:
     nothing is typed). The turn's final answer is the reply; no `idea_reply` is needed."""

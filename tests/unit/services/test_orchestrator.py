@@ -626,3 +626,21 @@ def test_after_a_reply_the_next_task_waits_for_the_prompt() -> None:
     assert "two" not in injected(w, beta)
     w.host.emit(beta, "tui> ")
     wait_until(lambda: "two" in injected(w, beta))
+
+
+def test_a_hook_naming_the_clis_session_keeps_it_as_the_cells_resume_id() -> None:
+    w = world()
+    a = setup(w, "Beta")
+    beta = a["Beta"]
+    user_beta = conversation_id(None, beta.agent_id)
+    w.s.orchestrator.dispatch(ROOT, beta, {"type": "agent.hook", "event": "session-start",
+                                           "payload": {"session_id": "claude-abc",
+                                                       "source": "startup"}})
+    assert w.s.conversations.provider_id(ROOT, user_beta, "shell") == "claude-abc"
+    w.s.orchestrator.dispatch(ROOT, beta, {"type": "agent.hook", "event": "stop",
+                                           "payload": {"thread-id": "codex-thread-9"}})
+    assert w.s.conversations.provider_id(ROOT, user_beta, "shell") == "codex-thread-9"
+    stranger = AgentCaller(ROOT, beta.agent_id, "Beta", "another-session")
+    w.s.orchestrator.dispatch(ROOT, stranger, {"type": "agent.hook", "event": "stop",
+                                               "payload": {"session_id": "forged"}})
+    assert w.s.conversations.provider_id(ROOT, user_beta, "shell") == "codex-thread-9"

@@ -331,8 +331,13 @@ export type AgentState = 'running' | 'stopped';
 
 /**
  * A turn starts: the view `view` (this window's, when it matches `AppInfo.view`) types `text`
- * into `sessionId` through its write portal, then acknowledges with `orchestration.delivered`.
- * `submitSequence` defaults to `"\r"`, `submitDelayMs` to 60 (applied by the UI).
+ * into `sessionId` through its write portal once the human's line is empty, writing the text
+ * and the submit with `terminals.write(…, ticket)`, then acknowledges with
+ * `orchestration.delivered` as soon as the submit is written (docs/contracts.md §7.3).
+ * `submitSequence` defaults to `"\r"`, `submitDelayMs` to 60 (applied by the UI). `lineDirty`:
+ * the last human line state a portal reported for the session (`orchestration.humanLine`); a
+ * view that saw no keys of its own then takes its line for not empty until Enter, Ctrl-C or
+ * Ctrl-U (a missing `lineDirty` reads as `false`).
  */
 export interface DelegationReady {
   root: string;
@@ -343,16 +348,24 @@ export interface DelegationReady {
   text: string;
   submitSequence?: string;
   submitDelayMs?: number;
+  lineDirty: boolean;
 }
 
 /** Where a ticket is: in the target's mailbox, its turn running, or ended. */
 export type DelegationState = 'queued' | 'active' | 'done' | 'failed';
+
+/**
+ * `ask`: the requester waits for the reply (`idea_ask_agent`); `message`: fire and forget
+ * (`idea_message_agent`, and the user's `orchestration.send`). Only an ask makes anyone wait.
+ */
+export type DelegationKind = 'ask' | 'message';
 
 /** Who asked whom: `from` is an agent id or `'user'` (the window). */
 export interface DelegationDTO {
   ticket: string;
   from: string;
   to: string;
+  kind: DelegationKind;
   state: DelegationState;
   /** For `failed`: the error code (TIMEOUT, NO_REPLY, …). */
   reason?: string;
@@ -386,7 +399,25 @@ export type PushEvent =
   | ({ type: 'delegation'; root: string } & DelegationDTO)
   | ({ type: 'escalation' } & Escalation)
   /** The question was answered (here or in another window); `choice` null = withdrawn (its agent went away). */
-  | { type: 'escalationResolved'; root: string; ticket: string; choice: string | null };
+  | { type: 'escalationResolved'; root: string; ticket: string; choice: string | null }
+  | ({ type: 'headlessActivity' } & HeadlessEntry);
+
+/** What an agent's headless turn did (`headlessActivity`, `orchestration.transcript`). */
+export type HeadlessKind = 'started' | 'text' | 'tool' | 'permission' | 'rateLimited' | 'final' | 'error';
+
+/**
+ * One step of a headless (structured) turn of an agent with no terminal: `started` (its task in
+ * `text`), `text` (a piece of its answer), `tool` (a tool it used), `permission` (it asks you),
+ * `rateLimited`, `final` (its answer) or `error` (why the turn failed).
+ */
+export interface HeadlessEntry {
+  root: string;
+  agentId: string;
+  ticket: string;
+  kind: HeadlessKind;
+  text: string;
+  atMs: number;
+}
 
 export interface PushBatch {
   output?: Record<string, string>;
@@ -528,8 +559,12 @@ export interface TerminalsGateway {
   /** Starts a shell in cell `nodeId` (cols × rows); the returned layouts already show it. */
   openShell(root: string, nodeId: string, cols: number, rows: number): Promise<ShellResult>;
   attach(sessionId: string): Promise<AttachResult>;
-  /** `seq` is a per-session counter from 0; the backend applies writes in seq order. */
-  write(sessionId: string, seq: number, data: string): Promise<null>;
+  /**
+   * `seq` is a per-session counter from 0; the backend applies writes in seq order. `ticket`
+   * marks the write portal's writes of that delivery (its text and its submit); the human's
+   * keys go without (the argument is then not sent at all).
+   */
+  write(sessionId: string, seq: number, data: string, ticket?: string): Promise<null>;
   /** Only for a session `attach` reported alive; `NOT_FOUND` once the backend has no such PTY. */
   resize(sessionId: string, cols: number, rows: number): Promise<null>;
   kill(sessionId: string): Promise<null>;
@@ -549,14 +584,21 @@ export interface OrchestrationGateway {
   /** The write portal typed and submitted `ticket` (best effort; once per ticket). */
   delivered(root: string, ticket: string): Promise<null>;
   /**
+   * The human's line in agent session `sessionId` went non-empty (or uncertain: `dirty` true)
+   * or empty again (`false`); sent on those transitions only, never per key (best effort).
+   */
+  humanLine(root: string, sessionId: string, dirty: boolean): Promise<null>;
+  /**
    * The user's answer to escalation `ticket`: one of its options or a free text. `NOT_FOUND`
    * when it is no longer pending (answered elsewhere, or its agent went away).
    */
   decide(root: string, ticket: string, choice: string): Promise<null>;
-  /** The project's delegations not done yet (`state` `active` or `queued`). */
+  /** The project's delegations not done yet (`state` `active` or `queued`), with their `kind`. */
   graph(root: string): Promise<DelegationDTO[]>;
   /** The questions still waiting for the user (a window opening the project shows them). */
   pending(root: string): Promise<Escalation[]>;
+  /** The agent's recent headless-turn activity, oldest first (bounded by the backend). */
+  transcript(root: string, agentId: string): Promise<HeadlessEntry[]>;
 }
 
 export interface ConversationsGateway {

@@ -25,8 +25,8 @@ describe('agent cards show what agents are doing', () => {
     h.gateway.push({
       events: [
         { type: 'agentActivity', root: '/p', agentId: 'a2', activity: 'busy', queueDepth: 3, ticket: 't1' },
-        { type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', state: 'active' },
-        { type: 'delegation', root: '/p', ticket: 't2', from: 'a2', to: 'a3', state: 'queued' },
+        { type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', kind: 'ask', state: 'active' },
+        { type: 'delegation', root: '/p', ticket: 't2', from: 'a2', to: 'a3', kind: 'ask', state: 'queued' },
       ],
     });
     await settle();
@@ -44,12 +44,38 @@ describe('agent cards show what agents are doing', () => {
     expect(within(card('a2')).queryByTestId('agent-queue')).not.toBeInTheDocument();
   });
 
+  it('says "waiting on" only for an ask, never for a message', async () => {
+    const h = await panel();
+    h.gateway.push({
+      events: [
+        { type: 'delegation', root: '/p', ticket: 'm1', from: 'a1', to: 'a2', kind: 'message', state: 'queued' },
+        { type: 'delegation', root: '/p', ticket: 'm2', from: 'a3', to: 'a2', kind: 'message', state: 'active' },
+      ],
+    });
+    await settle();
+    expect(within(card('a1')).queryByTestId('agent-waiting-on')).not.toBeInTheDocument();
+    expect(within(card('a3')).queryByTestId('agent-waiting-on')).not.toBeInTheDocument();
+    expect(within(card('a2')).getByTestId('agent-working-for')).toHaveTextContent('for Gamma');
+
+    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't3', from: 'a1', to: 'a2', kind: 'ask', state: 'queued' }] });
+    await settle();
+    expect(within(card('a1')).getByTestId('agent-waiting-on')).toHaveTextContent('waiting on Beta');
+  });
+
+  it('keeps the whole name available when the queue badge shows', async () => {
+    const h = await panel();
+    h.gateway.push({ events: [{ type: 'agentActivity', root: '/p', agentId: 'a2', activity: 'busy', queueDepth: 4 }] });
+    await settle();
+    expect(within(card('a2')).getByText('Beta')).toHaveAttribute('title', 'Beta');
+    expect(within(card('a2')).getByTestId('agent-queue')).toHaveTextContent('+4 queued');
+  });
+
   it('lets an ended delegation drop out after a moment', async () => {
     const h = await panel();
-    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', state: 'active' }] });
+    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', kind: 'ask', state: 'active' }] });
     await settle();
     expect(within(card('a2')).getByTestId('agent-working-for')).toBeInTheDocument();
-    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', state: 'done' }] });
+    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', kind: 'ask', state: 'done' }] });
     await settle();
     expect(within(card('a2')).queryByTestId('agent-working-for')).not.toBeInTheDocument();
     expect(h.workspace.activeTab!.delegations).toHaveLength(1);
@@ -96,7 +122,9 @@ describe('Send task…', () => {
     await user.click(screen.getByTestId('task-submit'));
 
     const error = await screen.findByTestId('send-error');
-    expect(error).toHaveTextContent('INBOX_FULL');
+    expect(error).toHaveTextContent("Beta — Beta's inbox is full (0 waiting)");
+    expect(error).not.toHaveTextContent('INBOX_FULL');
+    expect(error).toHaveAttribute('title', 'INBOX_FULL');
     expect(error.dataset.agentId).toBe('a2');
     expect(screen.getByTestId('send-dialog')).toBeInTheDocument();
     expect(screen.getByTestId('task-text')).toHaveValue('one more');
@@ -109,8 +137,30 @@ describe('Send task…', () => {
     await fireEvent.click(within(card('a2')).getByTestId('send-task'));
     await fireEvent.input(screen.getByTestId('task-text'), { target: { value: 'keep me' } });
     await fireEvent.click(screen.getByTestId('task-submit'));
-    expect(await screen.findByTestId('send-error')).toHaveTextContent('INTERNAL: bridge down');
+    const error = await screen.findByTestId('send-error');
+    expect(error.textContent?.trim()).toBe('bridge down');
+    expect(error).toHaveAttribute('data-code', 'INTERNAL');
     expect(screen.getByTestId('task-text')).toHaveValue('keep me');
+  });
+
+  it('gives the keyboard back to the terminal that had it once the dialog closes', async () => {
+    const h = await panel();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('open-shell'));
+    await screen.findByTestId('terminal');
+    const terminalInput = () => screen.getByTestId('terminal').querySelector('textarea')!;
+    await waitFor(() => expect(terminalInput()).toHaveFocus());
+
+    await user.click(within(card('a2')).getByTestId('send-task'));
+    expect(screen.getByTestId('task-text')).toHaveFocus();
+    await user.type(screen.getByTestId('task-text'), 'review{Control>}{Enter}{/Control}');
+    await waitFor(() => expect(screen.queryByTestId('send-dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(terminalInput()).toHaveFocus());
+
+    await user.click(within(card('a2')).getByTestId('send-task'));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(terminalInput()).toHaveFocus());
+    expect(h.gateway.callsOf('orchestration.send')).toHaveLength(1);
   });
 
   it('sends nothing without a text', async () => {
@@ -149,7 +199,8 @@ describe('Send to several…', () => {
 
     const errors = await screen.findAllByTestId('send-error');
     expect(errors.map((e) => e.dataset.agentId)).toEqual(['a2']);
-    expect(errors[0]).toHaveTextContent('Beta — INBOX_FULL');
+    expect(errors[0]).toHaveTextContent("Beta — Beta's inbox is full (1 waiting)");
+    expect(errors[0]).toHaveAttribute('title', 'INBOX_FULL');
     expect(screen.getByTestId('task-text')).toHaveValue('everyone');
     const checked = screen.getAllByTestId('send-target').filter((b) => (b as HTMLInputElement).checked);
     expect(checked.map((b) => b.dataset.agentId)).toEqual(['a2']);

@@ -56,4 +56,41 @@ describe('agent cell headers', () => {
       '⇢ asking Beta (queued)',
     ]);
   });
+
+  it('never say "asking" for a message: a lighter "sent to … (queued)" while it waits, then nothing', async () => {
+    const { h, cell } = await alphaAndBeta();
+    h.gateway.push({ events: [{ type: 'agentActivity', root: '/p', agentId: 'a2', activity: 'busy', queueDepth: 0 }] });
+    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 'm1', from: 'a1', to: 'a2', kind: 'message', state: 'queued' }] });
+    await settle();
+    const sent = within(cell('n1')).getByTestId('delegation-badge');
+    expect(sent).toHaveTextContent('⇢ sent to Beta (queued)');
+    expect(sent).toHaveAttribute('data-kind', 'message');
+
+    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 'm1', from: 'a1', to: 'a2', kind: 'message', state: 'active' }] });
+    await settle();
+    expect(within(cell('n1')).queryByTestId('delegation-badge')).not.toBeInTheDocument();
+    expect(within(cell('n2')).getByTestId('delegation-badge')).toHaveTextContent('⇠ from Alpha');
+    expect(cell('n1').textContent).not.toMatch(/asking|waiting/);
+  });
+
+  it('show at most two arrows, then +N with the whole list in its tooltip', async () => {
+    const { h, cell } = await alphaAndBeta();
+    const asks = ['t1', 't2', 't3', 't4'].map((ticket, i) => ({
+      type: 'delegation' as const,
+      root: '/p',
+      ticket,
+      from: 'a1',
+      to: 'a2',
+      kind: 'ask' as const,
+      state: i === 0 ? ('active' as const) : ('queued' as const),
+    }));
+    h.gateway.push({ events: asks });
+    await settle();
+    const header = within(cell('n1'));
+    expect(header.getAllByTestId('delegation-badge').map((b) => b.dataset.ticket)).toEqual(['t1', 't2']);
+    const more = header.getByTestId('delegation-more');
+    expect(more).toHaveTextContent('+2');
+    expect(more.getAttribute('title')?.split('\n')).toEqual(['⇢ asking Beta', '⇢ asking Beta (queued)', '⇢ asking Beta (queued)', '⇢ asking Beta (queued)']);
+    expect(within(cell('n1')).getByText('Alpha')).toBeInTheDocument();
+  });
 });

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Terminal } from '@xterm/xterm';
-import { SETTLE_MS } from '../../lib/domain/write-portal';
+import { OVERLAY_MIN_MS, SETTLE_MS } from '../../lib/domain/write-portal';
 import { agent, harness, openProject, project, settle } from '../../test/harness';
 
 type FakeTerminal = Terminal & { written: string[]; emitData(data: string): void };
@@ -9,8 +9,11 @@ const instances = () => (Terminal as unknown as { instances: FakeTerminal[] }).i
 
 const alpha = agent('a1', 'Alpha');
 const beta = agent('a2', 'Beta');
+/** The typed text: an agent's ask carries the reply instruction, the user's message does not. */
 const text = (ticket: string, task: string, from = 'Alpha') =>
-  `[IdeA · task from ${from} · ticket ${ticket}] ${task} (answer with idea_reply, ticket ${ticket}, or: idea reply --ticket ${ticket} "…")`;
+  from === 'user'
+    ? `[IdeA · task from user · ticket ${ticket}] ${task}`
+    : `[IdeA · task from ${from} · ticket ${ticket}] ${task} (answer with idea_reply, ticket ${ticket}, or: idea reply --ticket ${ticket} "…")`;
 
 /** The project open with Beta launched in its only cell (session s1, attached by this view). */
 async function betaInACell() {
@@ -33,7 +36,7 @@ describe('the write portal in an agent cell', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('types a delegation through the ordered write path, holds the overlay 2 s, then acknowledges once', async () => {
+  it('types a delegation through the ordered write path with its ticket, and acknowledges at the submit', async () => {
     const { h, writes, term } = await betaInACell();
     term().emitData('\r'); // an earlier human key: seq 0
     await settle();
@@ -43,27 +46,91 @@ describe('the write portal in an agent cell', () => {
     await vi.advanceTimersByTimeAsync(SETTLE_MS + 5);
     const overlay = screen.getByTestId('portal-overlay');
     expect(overlay).toHaveTextContent('Task from Alpha · ticket t1');
+    expect(overlay).toHaveStyle({ pointerEvents: 'none' }); // a click still reaches the terminal
     expect(writes()).toEqual([
       ['s1', 0, '\r'],
-      ['s1', 1, text('t1', 'review the diff')],
+      ['s1', 1, text('t1', 'review the diff'), 't1'],
     ]);
 
-    term().emitData('x'); // swallowed while IdeA types
+    term().emitData('x'); // held while IdeA types, not lost
     await vi.advanceTimersByTimeAsync(60);
-    expect(writes().slice(2)).toEqual([['s1', 2, '\r']]);
-
-    await vi.advanceTimersByTimeAsync(1800);
-    expect(screen.getByTestId('portal-overlay')).toBeInTheDocument();
-    expect(h.gateway.callsOf('orchestration.delivered')).toEqual([]);
-
-    await vi.advanceTimersByTimeAsync(200);
-    expect(screen.queryByTestId('portal-overlay')).not.toBeInTheDocument();
+    expect(writes().slice(2)).toEqual([
+      ['s1', 2, '\r', 't1'],
+      ['s1', 3, 'x'],
+    ]);
     expect(h.gateway.callsOf('orchestration.delivered')).toEqual([['/p', 't1']]);
 
-    term().emitData('y'); // relay restored
+    term().emitData('y'); // relay restored at once; the overlay lingers a moment for the eye
+    await vi.advanceTimersByTimeAsync(0);
+    expect(writes().at(-1)).toEqual(['s1', 4, 'y']);
+    expect(screen.getByTestId('portal-overlay')).toBeInTheDocument();
+    await vi.advanceTimersByTimeAsync(OVERLAY_MIN_MS);
+    expect(screen.queryByTestId('portal-overlay')).not.toBeInTheDocument();
+
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(writes().map((w) => w[2])).toEqual(['\r', text('t1', 'review the diff'), '\r', 'y']);
+    expect(writes().map((w) => w[2])).toEqual(['\r', text('t1', 'review the diff'), '\r', 'x', 'y']);
     expect(h.gateway.callsOf('orchestration.delivered')).toHaveLength(1);
+  });
+
+  it('waits after a recalled command instead of gluing the task to it', async () => {
+    const { h, writes, term } = await betaInACell();
+    term().emitData('echo hi');
+    term().emitData('\r');
+    term().emitData('\x1b[A'); // ↑: the CLI shows "echo hi" again
+    await settle();
+    vi.useFakeTimers();
+    h.gateway.backend.ask('/p', 'a1', 'a2', 'review');
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(writes().map((w) => w[2])).toEqual(['echo hi', '\r', '\x1b[A']);
+    expect(screen.getByTestId('portal-waiting')).toHaveTextContent('1 task waits for an empty prompt line — press Enter or Ctrl-U');
+
+    term().emitData('\x15');
+    await vi.advanceTimersByTimeAsync(SETTLE_MS + 60);
+    expect(writes().map((w) => w[2])).toEqual(['echo hi', '\r', '\x1b[A', '\x15', text('t1', 'review'), '\r']);
+  });
+
+  it('reports the human line to the backend on its transitions only', async () => {
+    const { h, term } = await betaInACell();
+    const reports = () => h.gateway.callsOf('orchestration.humanLine');
+    term().emitData('a');
+    term().emitData('b');
+    await settle();
+    expect(reports()).toEqual([['/p', 's1', true]]);
+    term().emitData('\r');
+    await settle();
+    expect(reports()).toEqual([
+      ['/p', 's1', true],
+      ['/p', 's1', false],
+    ]);
+  });
+
+  it('takes a line the backend says was left dirty for not empty, in a view that never saw those keys', async () => {
+    const { h, writes, term } = await betaInACell();
+    vi.useFakeTimers();
+    h.gateway.push({
+      events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket: 't6', text: 'go', lineDirty: true }],
+    });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(writes()).toEqual([]);
+    expect(screen.getByTestId('portal-waiting')).toBeInTheDocument();
+    term().emitData('\r');
+    await vi.advanceTimersByTimeAsync(SETTLE_MS + 60);
+    expect(writes().map((w) => w[2])).toEqual(['\r', 'go', '\r']);
+  });
+
+  it('drops a waiting delivery the backend ended before it was typed', async () => {
+    const { h, writes, term } = await betaInACell();
+    term().emitData('draft');
+    await settle();
+    h.gateway.backend.ask('/p', 'a1', 'a2', 'never mind');
+    await settle();
+    expect(screen.getByTestId('portal-waiting')).toBeInTheDocument();
+    h.gateway.backend.finishTurn('a2', { state: 'failed', reason: 'TIMEOUT' });
+    await settle();
+    expect(screen.queryByTestId('portal-waiting')).not.toBeInTheDocument();
+    term().emitData('\x15');
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 80));
+    expect(writes().map((w) => w[2])).toEqual(['draft', '\x15']);
   });
 
   it('waits while the human has typed something, and types once the line is submitted', async () => {
@@ -76,7 +143,7 @@ describe('the write portal in an agent cell', () => {
     await vi.advanceTimersByTimeAsync(5000);
     expect(writes().map((w) => w[2])).toEqual(['git st']);
     expect(screen.queryByTestId('portal-overlay')).not.toBeInTheDocument();
-    expect(screen.getByTestId('portal-waiting')).toHaveTextContent('A task waits for an empty prompt line');
+    expect(screen.getByTestId('portal-waiting')).toHaveTextContent('1 task waits for an empty prompt line — press Enter or Ctrl-U');
 
     term().emitData('\x1b[D'); // an arrow does not empty the line
     await vi.advanceTimersByTimeAsync(1000);
@@ -93,7 +160,7 @@ describe('the write portal in an agent cell', () => {
     const { h, writes } = await betaInACell();
     vi.useFakeTimers();
     h.gateway.push({
-      events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-2', ticket: 't9', text: 'elsewhere' }],
+      events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-2', ticket: 't9', text: 'elsewhere', lineDirty: false }],
     });
     await vi.advanceTimersByTimeAsync(5000);
     expect(writes()).toEqual([]);
@@ -104,7 +171,7 @@ describe('the write portal in an agent cell', () => {
   it('does not type a ticket again when the backend repeats it after the acknowledgement', async () => {
     const { h, writes } = await betaInACell();
     const ready = () =>
-      h.gateway.push({ events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket: 't3', text: 'once' }] });
+      h.gateway.push({ events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket: 't3', text: 'once', lineDirty: false }] });
     vi.useFakeTimers();
     ready();
     ready();
@@ -136,7 +203,7 @@ describe('the write portal in an agent cell', () => {
     vi.useFakeTimers();
     h.gateway.push({
       events: [
-        { type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket: 't5', text: 'go', submitSequence: '\x1b\r', submitDelayMs: 200 },
+        { type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket: 't5', text: 'go', submitSequence: '\x1b\r', submitDelayMs: 200, lineDirty: false },
       ],
     });
     await vi.advanceTimersByTimeAsync(SETTLE_MS + 199);
@@ -148,7 +215,7 @@ describe('the write portal in an agent cell', () => {
   it('a view shown again starts with an empty line and queue, and types what it is offered', async () => {
     const { h, writes, term } = await betaInACell();
     const ready = (ticket: string) =>
-      h.gateway.push({ events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket, text: ticket }] });
+      h.gateway.push({ events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket, text: ticket, lineDirty: false }] });
     term().emitData('draft');
     ready('t7');
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 80));
@@ -181,5 +248,20 @@ describe('the write portal in an agent cell', () => {
     await settle();
     expect(h.gateway.callsOf('terminals.write')).toEqual([['s1', 0, 'ls\r']]);
     expect(screen.queryByTestId('cell-activity')).not.toBeInTheDocument();
+  });
+
+  it('names a long ticket by its first 8 characters on the overlay (the whole one in its title)', async () => {
+    const { h } = await betaInACell();
+    vi.useFakeTimers();
+    const ticket = '6f1c2a9e-4b7d-4f0e-9a55-0c3d2e1f7b88';
+    h.gateway.push({
+      events: [{ type: 'delegationReady', root: '/p', agentId: 'a2', sessionId: 's1', view: 'view-1', ticket, text: `[IdeA · task from Alpha · ticket ${ticket}] go`, lineDirty: false }],
+    });
+    await vi.advanceTimersByTimeAsync(SETTLE_MS + 5);
+    const overlay = screen.getByTestId('portal-overlay');
+    expect(overlay).toHaveTextContent('Task from Alpha · ticket 6f1c2a9e');
+    expect(overlay).not.toHaveTextContent(ticket);
+    expect(within(overlay).getByTitle(ticket)).toBeInTheDocument();
+    expect(overlay).toHaveAttribute('data-ticket', ticket);
   });
 });

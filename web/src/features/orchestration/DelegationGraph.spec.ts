@@ -23,7 +23,8 @@ describe('the delegation graph', () => {
     await fireEvent.click(screen.getByTestId('open-graph'));
     const graph = screen.getByTestId('delegation-graph');
     await waitFor(() => expect(edges()).toEqual(['a1>a2:queued', 'user>a1:queued']));
-    expect(h.gateway.callsOf('orchestration.graph')).toEqual([['/p']]);
+    // read when the tab opened, and again when the graph opened
+    expect(h.gateway.callsOf('orchestration.graph')).toEqual([['/p'], ['/p']]);
     const rows = within(graph).getAllByTestId('graph-edge');
     expect(rows[0]).toHaveTextContent('Alpha → Beta queued');
     expect(rows[1]).toHaveTextContent('You → Alpha queued');
@@ -54,7 +55,21 @@ describe('the delegation graph', () => {
     h.gateway.backend.finishTurn('a2', { state: 'failed', reason: 'TIMEOUT' });
     await settle();
     expect(edges()).toEqual([]);
-    expect(h.gateway.callsOf('orchestration.graph')).toHaveLength(1);
+    expect(h.gateway.callsOf('orchestration.graph')).toHaveLength(2); // the tab's and the dialog's reads
+  });
+
+  it("draws a message (the user's send) with a lighter arrow: nobody waits on it", async () => {
+    const h = setup();
+    await openProject(h);
+    await h.workspace.activeTab!.sendTask(['a2'], 'fyi');
+    h.gateway.backend.ask('/p', 'a1', 'a2', 'review');
+    await fireEvent.click(screen.getByTestId('open-graph'));
+    await waitFor(() => expect(edges()).toEqual(['user>a2:queued', 'a1>a2:queued']));
+    const [message, ask] = screen.getAllByTestId('graph-edge');
+    expect(message).toHaveAttribute('data-kind', 'message');
+    expect(within(message).getByLabelText('sent a message to')).toBeInTheDocument();
+    expect(ask).toHaveAttribute('data-kind', 'ask');
+    expect(within(ask).getByLabelText('waits on')).toBeInTheDocument();
   });
 
   it('keeps what a push said while the graph was being read', async () => {
@@ -66,8 +81,8 @@ describe('the delegation graph', () => {
     // Heard while the call is under way: newer than the snapshot, which still lists t1 queued.
     h.gateway.push({
       events: [
-        { type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', state: 'done' },
-        { type: 'delegation', root: '/p', ticket: 't9', from: 'a3', to: 'a1', state: 'active' },
+        { type: 'delegation', root: '/p', ticket: 't1', from: 'a1', to: 'a2', kind: 'ask', state: 'done' },
+        { type: 'delegation', root: '/p', ticket: 't9', from: 'a3', to: 'a1', kind: 'ask', state: 'active' },
       ],
     });
     await reading;
@@ -76,8 +91,9 @@ describe('the delegation graph', () => {
 
   it('says when the graph cannot be read, and still follows the pushes', async () => {
     const h = setup();
-    h.gateway.failNext('orchestration.graph', new GatewayError('INTERNAL', 'orchestrator gone'));
     await openProject(h);
+    await settle();
+    h.gateway.failNext('orchestration.graph', new GatewayError('INTERNAL', 'orchestrator gone'));
     await fireEvent.click(screen.getByTestId('open-graph'));
     expect(await screen.findByTestId('graph-error')).toHaveTextContent('orchestrator gone');
     h.gateway.backend.ask('/p', 'user', 'a3', 'hello');

@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { AgentActivity, PushEvent } from '../../lib/ports';
 import { agent, harness, openProject, project, settle } from '../../test/harness';
 
+const alpha = agent('a1', 'Alpha');
 const beta = agent('a2', 'Beta');
 
 /** /p with Beta launched in its cell n1 (session s1), and /q; `/q` shown when `away`. */
 async function twoProjects(away: boolean) {
-  const h = harness({ projects: [project('/p', { agents: [beta] }), project('/q')] });
+  const h = harness({ projects: [project('/p', { agents: [alpha, beta] }), project('/q')] });
   await openProject(h, '/p');
   await h.workspace.activeTab!.launchAgent('a2', 'n1', 80, 24);
   await screen.findByTestId('terminal');
@@ -70,9 +71,42 @@ describe('notifications about agents out of sight', () => {
     expect(h.workspace.activeRoot).toBe('/p');
   });
 
+  it('counts finished turns in one toast per agent instead of piling them up', async () => {
+    const h = await twoProjects(true);
+    for (let i = 0; i < 7; i++) h.gateway.push({ events: [activity('busy'), activity('idle')] });
+    await settle();
+    const toasts = screen.getAllByTestId('toast');
+    expect(toasts).toHaveLength(1);
+    expect(toasts[0]).toHaveTextContent('Beta finished 7 tasks');
+  });
+
+  it("toasts the turns the user sent, not those one agent asked of another (unless they fail)", async () => {
+    const h = await twoProjects(true);
+    h.gateway.backend.ask('/p', 'a1', 'a2', 'review');
+    await settle();
+    h.gateway.backend.finishTurn('a2');
+    await settle();
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('tab-attention')).not.toBeInTheDocument();
+
+    await h.gateway.orchestration.send('/p', ['a2'], 'status?');
+    await settle();
+    h.gateway.backend.finishTurn('a2');
+    expect(await screen.findByTestId('toast')).toHaveTextContent('Beta finished');
+
+    h.gateway.backend.ask('/p', 'a1', 'a2', 'again');
+    await settle();
+    h.gateway.backend.finishTurn('a2', { state: 'failed', reason: 'TIMEOUT' });
+    await settle();
+    expect(screen.getAllByTestId('toast').map((t) => t.textContent)).toEqual([
+      expect.stringContaining('Beta finished'),
+      expect.stringContaining('Task for Beta from Alpha failed: TIMEOUT'),
+    ]);
+  });
+
   it('toasts a failed delegation with its reason code, in sight or not', async () => {
     const h = await twoProjects(false);
-    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't4', from: 'user', to: 'a2', state: 'failed', reason: 'TIMEOUT' }] });
+    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't4', from: 'user', to: 'a2', kind: 'ask', state: 'failed', reason: 'TIMEOUT' }] });
     const toast = await screen.findByTestId('toast');
     expect(toast).toHaveTextContent('Task for Beta from you failed: TIMEOUT');
     expect(toast).toHaveAttribute('role', 'alert');

@@ -1,4 +1,5 @@
 import { graphEdges, mergeSnapshot } from '../../lib/domain/delegation-graph';
+import { addEntry, foldTranscript, type HeadlessTurn } from '../../lib/domain/headless-transcript';
 import { activeRoot, findLeaf, leafWithSession, leaves } from '../../lib/domain/layout-tree';
 import {
   asGatewayError,
@@ -8,6 +9,7 @@ import {
   type AgentState,
   type DelegationDTO,
   type Gateway,
+  type HeadlessEntry,
   type IpcMatrix,
   type LayoutDoc,
   type LayoutNode,
@@ -44,8 +46,8 @@ export interface CellNotice {
  * list starts from the DTO and follows the `session*` pushes; agents' running state follows
  * `agentStateChanged`, their activity, queue depth and what a blocked one is blocked on
  * `agentActivity`. Delegations (who asked whom) are kept by ticket from the `delegation` pushes
- * (and an `orchestration.graph` snapshot when the graph opens); ended ones drop out after a
- * moment. The tab also holds its agents' questions to the user (`escalations`), their access
+ * and `orchestration.graph` snapshots (when the tab opens, and when the graph dialog does);
+ * ended ones drop out after a moment. The tab also holds its agents' questions to the user (`escalations`), their access
  * matrices as read or saved, and which agent's conversations the dialog shows.
  */
 export class ProjectTab {
@@ -70,6 +72,8 @@ export class ProjectTab {
   #ipc = $state.raw<Readonly<Record<string, IpcView>>>({});
   /** Agents whose matrix was asked for already (not rendered). */
   #ipcAsked: Record<string, true> = {};
+  /** Headless-turn activity by agent id (pushes, seeded with `orchestration.transcript`). */
+  #headless = $state.raw<Readonly<Record<string, HeadlessEntry[]>>>({});
 
   readonly #layoutRoot: LayoutNode | null = $derived(activeRoot(this.#layouts));
   readonly #delegationList: DelegationDTO[] = $derived(Object.values(this.#delegations));
@@ -83,6 +87,8 @@ export class ProjectTab {
   #notices: TabNotices;
   #highlightTimer: ReturnType<typeof setTimeout> | undefined;
   #endedTimers: ReturnType<typeof setTimeout>[] = [];
+  /** The ticket of each agent's current (or last) turn, from `agentActivity` and `delegation`. */
+  #turnTickets: Record<string, string> = {};
   /** Count of `delegation` pushes, and when (in that count) each ticket was last heard of. */
   #heard = 0;
   #heardAt: Record<string, number> = {};
@@ -94,6 +100,10 @@ export class ProjectTab {
     this.#notices = notices;
     this.refresh(dto);
     void this.escalations.load();
+    for (const agent of this.#agents) void this.loadTranscript(agent.agentId);
+    // Who works for whom from before this window (a reopened project): the arrows and cards
+    // start from the backend's graph; a failed read leaves them to the pushes.
+    this.loadGraph().catch(() => undefined);
   }
 
   get name(): string {
@@ -387,9 +397,16 @@ export class ProjectTab {
    * `blocked` what on (dropped with any other activity). Returns its previous activity
    * (`undefined` for an agent the tab does not list).
    */
-  agentActivity(agentId: string, activity: AgentActivity, queueDepth: number, blockedOn?: string | null): AgentActivity | undefined {
+  agentActivity(
+    agentId: string,
+    activity: AgentActivity,
+    queueDepth: number,
+    blockedOn?: string | null,
+    ticket?: string,
+  ): AgentActivity | undefined {
     const previous = this.#agents.find((a) => a.agentId === agentId);
     if (!previous) return undefined;
+    if (ticket) this.#turnTickets[agentId] = ticket;
     this.#agents = this.#agents.map((a) => {
       if (a.agentId !== agentId) return a;
       const next: AgentDTO = { ...a, activity, queueDepth };
@@ -403,6 +420,7 @@ export class ProjectTab {
   /** `delegation`: a ticket was queued, started or ended; an ended one drops out a moment later. */
   delegationChanged(delegation: DelegationDTO): void {
     this.#heardAt[delegation.ticket] = ++this.#heard;
+    if (delegation.state === 'active') this.#turnTickets[delegation.to] = delegation.ticket;
     this.#delegations = { ...this.#delegations, [delegation.ticket]: delegation };
     if (delegation.state !== 'done' && delegation.state !== 'failed') return;
     const timer = setTimeout(() => {
@@ -425,8 +443,36 @@ export class ProjectTab {
     this.#delegations = mergeSnapshot(this.#delegations, snapshot, (ticket) => (this.#heardAt[ticket] ?? 0) > since);
   }
 
+  /** The agent's headless turns (no terminal, a structured profile), oldest first. */
+  headlessTurns(agentId: string): HeadlessTurn[] {
+    return foldTranscript(this.#headless[agentId] ?? []);
+  }
+
+  /** `headlessActivity` push. */
+  headlessActivity(entry: HeadlessEntry): void {
+    this.#headless = { ...this.#headless, [entry.agentId]: addEntry(this.#headless[entry.agentId] ?? [], entry) };
+  }
+
+  /** Seeds an agent's headless activity from the backend (a failed read leaves the pushes to it). */
+  async loadTranscript(agentId: string): Promise<void> {
+    try {
+      const entries = await this.#gateway.orchestration.transcript(this.root, agentId);
+      let merged = this.#headless[agentId] ?? [];
+      for (const entry of entries) merged = addEntry(merged, entry);
+      if (merged.length > 0) this.#headless = { ...this.#headless, [agentId]: merged };
+    } catch {
+      // the pushes go on
+    }
+  }
+
   delegation(ticket: string): DelegationDTO | undefined {
     return this.#delegations[ticket];
+  }
+
+  /** Who asked for the agent's current (or just ended) turn: an agent id, `'user'`, or unknown. */
+  turnRequester(agentId: string): string | undefined {
+    const ticket = this.#turnTickets[agentId];
+    return ticket === undefined ? undefined : this.#delegations[ticket]?.from;
   }
 
   /** The user's message into each target's mailbox; one result per target (errors included). */

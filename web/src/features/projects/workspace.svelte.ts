@@ -9,7 +9,7 @@ import {
   type PushBatch,
   type RecentProject,
 } from '../../lib/ports';
-import { attentionFor, attentionMessage } from '../../lib/domain/delegations';
+import { attentionFor, attentionMessage, finishedTurnConcernsUser } from '../../lib/domain/delegations';
 import { Toasts } from '../orchestration/toasts.svelte';
 import { ProjectTab } from './project-tab.svelte';
 
@@ -298,11 +298,11 @@ export class Workspace {
           tab.agentStateChanged(event.agentId, event.state, event.sessionId);
           break;
         case 'agentActivity':
-          this.#agentActivity(tab, event.agentId, tab.agentActivity(event.agentId, event.activity, event.queueDepth, event.blockedOn));
+          this.#agentActivity(tab, event.agentId, tab.agentActivity(event.agentId, event.activity, event.queueDepth, event.blockedOn, event.ticket));
           break;
         case 'delegation': {
-          const { ticket, from, to, state, reason } = event;
-          tab.delegationChanged(reason === undefined ? { ticket, from, to, state } : { ticket, from, to, state, reason });
+          const { ticket, from, to, kind, state, reason } = event;
+          tab.delegationChanged(reason === undefined ? { ticket, from, to, kind, state } : { ticket, from, to, kind, state, reason });
           if (state === 'failed') {
             const message = `Task for ${tab.participantName(to)} from ${tab.participantName(from)} failed: ${reason ?? 'unknown reason'}`;
             this.toasts.show({ message, tone: 'error', root: tab.root, agentId: to });
@@ -311,6 +311,9 @@ export class Workspace {
         }
         case 'escalation':
           this.#escalation(tab, event);
+          break;
+        case 'headlessActivity':
+          tab.headlessActivity(event);
           break;
         case 'escalationResolved': {
           tab.escalations.resolved(event.ticket);
@@ -326,7 +329,9 @@ export class Workspace {
   /**
    * An agent's activity changed from `previous`: when it finished, stopped during a turn or
    * waits for the user while none of its cells is in sight, a toast says so and its tab (if
-   * not the one shown) gets a dot.
+   * not the one shown) gets a dot. Finished turns count in one toast per agent while it shows
+   * ("Beta finished 7 tasks"); a turn another agent asked for is not the user's business (its
+   * failure is: see the `delegation` toast).
    */
   #agentActivity(tab: ProjectTab, agentId: string, previous: AgentActivity | undefined): void {
     const agent = tab.agents.find((a) => a.agentId === agentId);
@@ -335,8 +340,15 @@ export class Workspace {
     if (!kind) return;
     const inSight = tab.root === this.#activeRoot && tab.cellOfAgent(agentId) !== null;
     if (inSight) return;
-    this.toasts.show({ message: attentionMessage(kind, agent.name), tone: 'info', root: tab.root, agentId });
-    if (tab.root !== this.#activeRoot) tab.markAttention();
+    const root = tab.root;
+    if (kind === 'finished') {
+      if (!finishedTurnConcernsUser(tab.turnRequester(agentId))) return;
+      const finished = (count: number) => attentionMessage('finished', agent.name, count);
+      this.toasts.bump(`finished:${root}:${agentId}`, (count) => ({ message: finished(count), tone: 'info', root, agentId }));
+    } else {
+      this.toasts.show({ message: attentionMessage(kind, agent.name), tone: 'info', root, agentId });
+    }
+    if (root !== this.#activeRoot) tab.markAttention();
   }
 
   /**

@@ -24,9 +24,13 @@ export interface HubNotices {
   resolved(): void;
 }
 
-/** What an agent cell's write portal is doing: the overlay shows `delivering`. */
+/**
+ * What an agent cell's write portal is doing: the overlay shows `delivering` (while it is typed,
+ * `typing`, and for a moment after); `queued` deliveries wait for an empty prompt line.
+ */
 export interface PortalStatus {
   delivering: Delivery | null;
+  typing: boolean;
   queued: number;
 }
 
@@ -49,6 +53,8 @@ interface PooledTerminal {
   disposables: { dispose(): void }[];
   /** Agent sessions only: the single writer of human keys and delegated tasks. */
   portal: WritePortal | null;
+  /** The project of an agent session (its portal reports the human line there). */
+  root: string | null;
 }
 
 /** Acknowledged tickets remembered per session, to ignore a late repeat of one. */
@@ -88,8 +94,10 @@ export const TERMINAL_THEME: ITheme = {
  *
  * Agent sessions get a write portal (ARCHITECTURE §20): a `delegationReady` addressed to this
  * window's view for a session it shows is typed through the same numbered write path as the
- * human's keys, once the human's line is empty; the keys are swallowed meanwhile. Plain shells
- * have no portal and behave as before.
+ * human's keys (its writes carrying the ticket), once the human's line is empty; keys typed
+ * meanwhile are held and follow the submit. A `delegation` that ended drops out of the portals'
+ * queues; the portal reports the human line's transitions (`orchestration.humanLine`). Plain
+ * shells have no portal and behave as before.
  */
 export class TerminalHub {
   /** What each session's cell shows (attached yet, alive, exit code); per-key reactive. */
@@ -136,9 +144,10 @@ export class TerminalHub {
 
   /**
    * Shows the session's terminal inside `container`, creating and attaching it if needed.
-   * `agentId`: the session runs that agent, so its keystrokes go through a write portal.
+   * `agentId`: the session runs that agent of project `root`, so its keystrokes go through a
+   * write portal (which reports the human line to `root`).
    */
-  mount(sessionId: string, container: HTMLElement, agentId?: string): void {
+  mount(sessionId: string, container: HTMLElement, agentId?: string, root?: string): void {
     let entry = this.#pool.get(sessionId);
     if (!entry) {
       entry = this.#create(sessionId, container);
@@ -149,6 +158,7 @@ export class TerminalHub {
       container.appendChild(entry.wrapper);
       if (hadFocus) entry.term.focus();
     }
+    if (root) entry.root ??= root;
     if (agentId && !entry.portal) this.#addPortal(entry);
     entry.claims += 1;
     this.fit(sessionId);
@@ -190,6 +200,10 @@ export class TerminalHub {
       if (event.type === 'sessionExited') this.#exited(event.sessionId, event.exitCode);
       else if (event.type === 'sessionReleased') this.#released(event.sessionId);
       else if (event.type === 'delegationReady') this.#delegationReady(event);
+      else if (event.type === 'delegation' && (event.state === 'done' || event.state === 'failed')) {
+        // Ended before it was typed (cancelled, timed out…): no portal types it any more.
+        for (const entry of this.#pool.values()) entry.portal?.cancel(event.ticket);
+      }
     }
   }
 
@@ -297,6 +311,7 @@ export class TerminalHub {
       sentSize: '',
       disposables: [],
       portal: null,
+      root: null,
     };
     this.#pool.set(sessionId, entry);
     term.open(wrapper);
@@ -308,14 +323,14 @@ export class TerminalHub {
 
   /**
    * The one write path to the PTY, numbered per session: the human's keys and the portal's
-   * deliveries alike. Rejects (without a write) once the session ended.
+   * deliveries alike (those with their `ticket`). Rejects (without a write) once the session ended.
    */
-  #write(entry: PooledTerminal, data: string): Promise<void> {
+  #write(entry: PooledTerminal, data: string, ticket?: string): Promise<void> {
     const { sessionId } = entry;
     if (this.#status.get(sessionId)?.alive === false) {
       return Promise.reject(new GatewayError('NOT_FOUND', `session ${sessionId} ended`));
     }
-    return this.#gateway.terminals.write(sessionId, this.#sequences.for(sessionId).next(), data).then(
+    return this.#gateway.terminals.write(sessionId, this.#sequences.for(sessionId).next(), data, ticket).then(
       () => {
         if (!this.#typingFailed) return;
         this.#typingFailed = false;
@@ -334,12 +349,12 @@ export class TerminalHub {
     let copyTimer: ReturnType<typeof setTimeout> | undefined;
     const send = (data: string) => {
       if (this.#status.get(sessionId)?.alive === false) return;
-      if (entry.portal && !entry.portal.keystroke(data)) return; // a task is being typed
+      if (entry.portal && !entry.portal.keystroke(data)) return; // held: a task is being typed
       void this.#write(entry, data).catch(() => {});
     };
     const sendBinary = (data: string) => {
       if (this.#status.get(sessionId)?.alive === false) return;
-      if (entry.portal && !entry.portal.relayOpen) return;
+      if (entry.portal && !entry.portal.binary(data)) return;
       void this.#write(entry, data).catch(() => {});
     };
     term.attachCustomKeyEventHandler((event) => {
@@ -458,6 +473,7 @@ export class TerminalHub {
     if (view === null || event.view !== view) return;
     const entry = this.#pool.get(event.sessionId);
     if (!entry || this.#typed.get(event.sessionId)?.includes(event.ticket)) return;
+    entry.root ??= event.root;
     const portal = entry.portal ?? this.#addPortal(entry);
     const delivery: Delivery = {
       root: event.root,
@@ -465,6 +481,7 @@ export class TerminalHub {
       sessionId: event.sessionId,
       ticket: event.ticket,
       text: event.text,
+      lineDirty: event.lineDirty === true,
     };
     if (event.submitSequence !== undefined) delivery.submitSequence = event.submitSequence;
     if (event.submitDelayMs !== undefined) delivery.submitDelayMs = event.submitDelayMs;
@@ -474,7 +491,7 @@ export class TerminalHub {
   #addPortal(entry: PooledTerminal): WritePortal {
     const { sessionId } = entry;
     const portal = new WritePortal({
-      write: (data) => this.#write(entry, data),
+      write: (data, ticket) => this.#write(entry, data, ticket),
       ready: () => {
         const status = this.#status.get(sessionId);
         return status?.attached === true && status.alive;
@@ -485,11 +502,16 @@ export class TerminalHub {
         void this.#gateway.orchestration.delivered(delivery.root, delivery.ticket).catch(() => {});
       },
       changed: () => {
-        if (this.#pool.get(sessionId) === entry) this.#portals.set(sessionId, { delivering: portal.current, queued: portal.queued.length });
+        if (this.#pool.get(sessionId) !== entry) return;
+        this.#portals.set(sessionId, { delivering: portal.shown, typing: portal.current !== null, queued: portal.queued.length });
+      },
+      humanLine: (dirty) => {
+        if (entry.root === null) return; // no project known yet: nowhere to report it
+        void this.#gateway.orchestration.humanLine(entry.root, sessionId, dirty).catch(() => {});
       },
     });
     entry.portal = portal;
-    this.#portals.set(sessionId, { delivering: null, queued: 0 });
+    this.#portals.set(sessionId, { delivering: null, typing: false, queued: 0 });
     return portal;
   }
 

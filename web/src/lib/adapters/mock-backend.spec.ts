@@ -42,8 +42,45 @@ describe('MockBackend orchestration', () => {
         sessionId: 's1',
         view: 'view-1',
         ticket: 't1',
-        text: '[IdeA · task from user · ticket t1] review the diff (answer with idea_reply, ticket t1, or: idea reply --ticket t1 "…")',
+        text: '[IdeA · task from user · ticket t1] review the diff',
+        lineDirty: false,
       },
+    ]);
+    expect(ofType(events, 'delegation').map((e) => e.kind)).toEqual(['message', 'message']);
+  });
+
+  it("tags an agent's ask and its message with their kind; only the ask carries the reply instruction", async () => {
+    const { gateway, events } = await running();
+    gateway.backend.ask('/p', 'a1', 'a2', 'review');
+    gateway.backend.message('/p', 'a1', 'a2', 'fyi');
+    await settle();
+    expect(ofType(events, 'delegation').map((e) => `${e.ticket}:${e.kind}:${e.state}`)).toEqual(['t1:ask:queued', 't1:ask:active', 't2:message:queued']);
+    gateway.backend.finishTurn('a2');
+    await settle();
+    const [ask, message] = ofType(events, 'delegationReady').map((e) => e.text);
+    expect(ask).toContain('(answer with idea_reply, ticket t1');
+    expect(message).toBe('[IdeA · task from Alpha · ticket t2] fyi');
+  });
+
+  it('offers a delivery with the last human line state a portal reported', async () => {
+    const { gateway, events, sessionId } = await running();
+    await gateway.orchestration.humanLine('/p', sessionId, true);
+    await gateway.orchestration.send('/p', ['a2'], 'x');
+    await settle();
+    expect(ofType(events, 'delegationReady').map((e) => e.lineDirty)).toEqual([true]);
+    await gateway.orchestration.humanLine('/p', sessionId, false);
+    await gateway.terminals.attach(sessionId);
+    await settle();
+    expect(ofType(events, 'delegationReady').map((e) => e.lineDirty)).toEqual([true, false]);
+  });
+
+  it('records the ticket a write carries', async () => {
+    const { gateway, sessionId } = await running();
+    await gateway.terminals.write(sessionId, 0, 'ls');
+    await gateway.terminals.write(sessionId, 1, 'task', 't1');
+    expect(gateway.callsOf('terminals.write')).toEqual([
+      [sessionId, 0, 'ls'],
+      [sessionId, 1, 'task', 't1'],
     ]);
   });
 
@@ -79,6 +116,16 @@ describe('MockBackend orchestration', () => {
     await settle();
     expect(ofType(events, 'delegationReady')).toEqual([]);
     expect(gateway.sessions.get(sessionId)?.scrollback).toContain('[IdeA · task from user · ticket t1] x');
+  });
+
+  it('holds a headless delivery while the reported human line is dirty, and types it once it is clean', async () => {
+    const { gateway, sessionId } = await running();
+    await gateway.orchestration.humanLine('/p', sessionId, true);
+    await gateway.orchestration.send('/p', ['a2'], 'x');
+    await gateway.terminals.detach(sessionId);
+    expect(gateway.sessions.get(sessionId)?.scrollback).not.toContain('ticket t1] x');
+    await gateway.orchestration.humanLine('/p', sessionId, false);
+    expect(gateway.sessions.get(sessionId)?.scrollback).toContain('ticket t1] x');
   });
 
   it('types it headless when the view detaches before acknowledging', async () => {
@@ -170,9 +217,9 @@ describe('MockBackend conversations, packets, matrix and escalations (contracts 
     gateway.backend.ask('/p', 'a1', 'a2', 'two');
     await gateway.orchestration.send('/p', ['a1'], 'three'); // Alpha is not running: queued
     await expect(gateway.orchestration.graph('/p')).resolves.toEqual([
-      { ticket: 't1', from: 'a1', to: 'a2', state: 'active' },
-      { ticket: 't2', from: 'a1', to: 'a2', state: 'queued' },
-      { ticket: 't3', from: 'user', to: 'a1', state: 'queued' },
+      { ticket: 't1', from: 'a1', to: 'a2', kind: 'ask', state: 'active' },
+      { ticket: 't2', from: 'a1', to: 'a2', kind: 'ask', state: 'queued' },
+      { ticket: 't3', from: 'user', to: 'a1', kind: 'message', state: 'queued' },
     ]);
     gateway.backend.finishTurn('a2');
     expect((await gateway.orchestration.graph('/p')).map((d) => [d.ticket, d.state])).toEqual([

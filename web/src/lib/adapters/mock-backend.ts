@@ -10,7 +10,10 @@ import {
   type ConversationDTO,
   type ConversationSummary,
   type DelegationDTO,
+  type DelegationKind,
   type Escalation,
+  type HeadlessEntry,
+  type HeadlessKind,
   type IpcMatrix,
   type LaunchResult,
   type LayoutDoc,
@@ -50,12 +53,15 @@ export type { MockConversationSeed, MockTurnSeed } from './mock-conversations';
  * an agent; an ended session in no cell is released. Terminals echo what is typed when asked.
  *
  * Delegation (docs/contracts.md §7): one FIFO mailbox per agent (capacity `inboxCapacity`), one
- * turn at a time once the agent runs. A turn start pushes `agentActivity` (busy), `delegation`
- * (active) and, when this window attached the agent's session, `delegationReady` addressed to
- * the window's view (again on every later attach until `orchestration.delivered`); with no view
- * attached, or when the view detaches before acknowledging, a headless portal types it into the
- * scrollback. Turns end through `finishTurn`
- * (tests), after `autoReplyMs` from delivery (the demo), or with the session (NO_REPLY).
+ * turn at a time once the agent runs. Tickets are asks (`ask`: an agent waits for the reply) or
+ * messages (the user's sends, `message`), and every `delegation` push and graph row says which.
+ * A turn start pushes `agentActivity` (busy), `delegation` (active) and, when this window
+ * attached the agent's session, `delegationReady` addressed to the window's view with the last
+ * reported `lineDirty` (again on every later attach until `orchestration.delivered`); with no
+ * view attached, or when the view detaches before acknowledging, a headless portal types it into
+ * the scrollback once the reported human line is clean (`orchestration.humanLine`). Writes
+ * carrying a ticket are recorded as such. Turns end through `finishTurn` (tests), after
+ * `autoReplyMs` from delivery (the demo), or with the session (NO_REPLY).
  *
  * Conversations, packets, the access matrix, escalation (docs/contracts.md §8): each turn's
  * prompt and response go into the pair's log (`conversations.list|read`); `reply` plays an
@@ -120,6 +126,8 @@ export interface MockTicket {
   /** Requester: an agent id or `'user'`. */
   from: string;
   to: string;
+  /** `ask` (an agent's `ask`), or `message` (the user's sends, an agent's `message`). */
+  kind: DelegationKind;
   task: string;
   state: 'queued' | 'active' | 'done' | 'failed';
   /** The write portal (or the headless one) typed it. */
@@ -177,6 +185,8 @@ export class MockBackend {
   #outbox: PushEvent[] = [];
   /** Sessions this window attached (and did not detach since). */
   #attached = new Set<string>();
+  /** Sessions whose human line a portal last reported dirty (`orchestration.humanLine`). */
+  readonly dirtyLines = new Set<string>();
   /** Queued tickets per agent id, oldest first. */
   #mailboxes = new Map<string, MockTicket[]>();
   /** The running turn per agent id. */
@@ -187,6 +197,8 @@ export class MockBackend {
   readonly conversations: MockConversations;
   /** Escalations waiting for the user, by ticket. */
   readonly escalations = new Map<string, Escalation>();
+  /** Headless-turn activity played with `headless()`, as `orchestration.transcript` returns it. */
+  readonly headlessEntries: HeadlessEntry[] = [];
   /** Every `orchestration.decide` that found its question, in order. */
   readonly decisions: { ticket: string; choice: string }[] = [];
   #ipc = new Map<string, IpcMatrix>();
@@ -268,11 +280,17 @@ export class MockBackend {
   }
 
   /**
-   * Agent `from` asks `to` (an agent id or name) to do `task`, as its MCP tool would; the
-   * ticket is queued like a user's message. Answers as one `orchestration.send` result.
+   * Agent `from` asks `to` (an agent id or name) to do `task`, as its MCP tool would (an `ask`:
+   * `from` waits for the reply); the ticket is queued like a user's message. Answers as one
+   * `orchestration.send` result.
    */
   ask(root: string, from: string, to: string, task: string): SendResult {
-    return this.#enqueue(this.#project(root), from, to, task);
+    return this.#enqueue(this.#project(root), from, to, task, 'ask');
+  }
+
+  /** Agent `from` sends `to` a `message` (fire and forget: nobody waits), as its MCP tool would. */
+  message(root: string, from: string, to: string, text: string): SendResult {
+    return this.#enqueue(this.#project(root), from, to, text, 'message');
   }
 
   /**
@@ -316,6 +334,15 @@ export class MockBackend {
       case 'ESCALATE':
         return this.escalate(agentId, packet.options);
     }
+  }
+
+  /** Agent `agentId`'s headless turn `ticket` did `kind`: pushes `headlessActivity` and keeps it. */
+  headless(agentId: string, ticket: string, kind: HeadlessKind, text: string): HeadlessEntry {
+    const { project } = this.#agentAnywhere(agentId);
+    const entry: HeadlessEntry = { root: project.root, agentId, ticket, kind, text, atMs: Date.now() };
+    this.headlessEntries.push(entry);
+    this.#emit({ type: 'headlessActivity', ...entry });
+    return entry;
   }
 
   /**
@@ -365,12 +392,25 @@ export class MockBackend {
         this.#reply<SendResult[]>('orchestration.send', [root, targets, text], () => {
           const project = this.#project(root);
           if (!text.trim()) throw new GatewayError('INVALID', 'the message is empty');
-          return targets.map((target) => this.#enqueue(project, 'user', target, text));
+          return targets.map((target) => this.#enqueue(project, 'user', target, text, 'message'));
         }),
       delivered: (root: string, ticket: string) =>
         this.#reply('orchestration.delivered', [root, ticket], () => {
           const turn = this.tickets.get(ticket);
           if (turn?.state === 'active' && !turn.delivered) this.#delivered(turn);
+          return null;
+        }),
+      humanLine: (root: string, sessionId: string, dirty: boolean) =>
+        this.#reply('orchestration.humanLine', [root, sessionId, dirty], () => {
+          if (dirty) {
+            this.dirtyLines.add(sessionId);
+            return null;
+          }
+          this.dirtyLines.delete(sessionId);
+          // A delivery the headless portal held back for a dirty line goes now, if no view took it.
+          const session = this.sessions.get(sessionId);
+          const turn = session?.agentId ? this.#turns.get(session.agentId) : undefined;
+          if (session && turn && !turn.delivered && !this.#attached.has(sessionId)) this.#typeHeadless(turn, session);
           return null;
         }),
       decide: (root: string, ticket: string, choice: string) =>
@@ -389,7 +429,12 @@ export class MockBackend {
           this.#project(root);
           return [...this.tickets.values()]
             .filter((t) => t.root === root && (t.state === 'queued' || t.state === 'active'))
-            .map(({ ticket, from, to, state }) => ({ ticket, from, to, state }));
+            .map(({ ticket, from, to, kind, state }) => ({ ticket, from, to, kind, state }));
+        }),
+      transcript: (root: string, agentId: string) =>
+        this.#reply<HeadlessEntry[]>('orchestration.transcript', [root, agentId], () => {
+          this.#project(root);
+          return this.headlessEntries.filter((e) => e.root === root && e.agentId === agentId);
         }),
       pending: (root: string) =>
         this.#reply<Escalation[]>('orchestration.pending', [root], () => {
@@ -614,8 +659,8 @@ export class MockBackend {
           if (session.sizes) answer.sizes = session.sizes;
           return answer;
         }),
-      write: (sessionId: string, seq: number, data: string) =>
-        this.#reply('terminals.write', [sessionId, seq, data], () => {
+      write: (sessionId: string, seq: number, data: string, ticket?: string) =>
+        this.#reply('terminals.write', ticket === undefined ? [sessionId, seq, data] : [sessionId, seq, data, ticket], () => {
           if (this.#options.echo) this.#echo(sessionId, data);
           return null;
         }),
@@ -699,8 +744,8 @@ export class MockBackend {
     return this.#options.view;
   }
 
-  /** One message into `target`'s mailbox (by id or case-insensitive name). */
-  #enqueue(project: MockProject, from: string, target: string, task: string): SendResult {
+  /** One ticket into `target`'s mailbox (by id or case-insensitive name). */
+  #enqueue(project: MockProject, from: string, target: string, task: string, kind: DelegationKind): SendResult {
     const agent = project.agents.find((a) => a.agentId === target || a.name.toLowerCase() === target.toLowerCase());
     if (!agent) return { agentId: target, error: { code: 'NOT_FOUND', message: `no agent ${target}` } };
     const sender = from === USER_PARTY ? { name: 'human', matrix: null } : { name: this.#nameOf(from), matrix: this.#ipc.get(from) ?? null };
@@ -711,10 +756,10 @@ export class MockBackend {
     if (mailbox.length >= this.#options.inboxCapacity) {
       return { agentId: agent.agentId, error: { code: 'INBOX_FULL', message: `${agent.name}'s inbox is full (${mailbox.length} waiting)` } };
     }
-    const ticket: MockTicket = { ticket: `t${this.#count('ticket')}`, root: project.root, from, to: agent.agentId, task, state: 'queued', delivered: false };
+    const ticket: MockTicket = { ticket: `t${this.#count('ticket')}`, root: project.root, from, to: agent.agentId, kind, task, state: 'queued', delivered: false };
     this.tickets.set(ticket.ticket, ticket);
     mailbox.push(ticket);
-    this.#emit({ type: 'delegation', root: project.root, ticket: ticket.ticket, from, to: agent.agentId, state: 'queued' });
+    this.#emit({ type: 'delegation', root: project.root, ticket: ticket.ticket, from, to: agent.agentId, kind, state: 'queued' });
     if (!this.#startNext(project, agent)) this.#emitActivity(project.root, agent);
     return { agentId: agent.agentId, ticket: ticket.ticket };
   }
@@ -742,7 +787,7 @@ export class MockBackend {
     this.conversations.append(turn.root, turn.from, turn.to, 'prompt', turn.task);
     agent.activity = 'busy';
     this.#emitActivity(project.root, agent, turn.ticket);
-    this.#emit({ type: 'delegation', root: project.root, ticket: turn.ticket, from: turn.from, to: turn.to, state: 'active' });
+    this.#emit({ type: 'delegation', root: project.root, ticket: turn.ticket, from: turn.from, to: turn.to, kind: turn.kind, state: 'active' });
     const session = agent.sessionId ? this.sessions.get(agent.sessionId) : undefined;
     if (session && this.#attached.has(session.sessionId)) this.#offer(turn, session);
     else if (session) this.#typeHeadless(turn, session);
@@ -760,14 +805,19 @@ export class MockBackend {
       view: this.#options.view,
       ticket: turn.ticket,
       text: this.#deliveredText(turn),
+      lineDirty: this.dirtyLines.has(session.sessionId),
     };
     if (typeof profile?.submitSequence === 'string') event.submitSequence = profile.submitSequence;
     if (typeof profile?.submitDelayMs === 'number') event.submitDelayMs = profile.submitDelayMs;
     this.#emit(event);
   }
 
-  /** No view shows the session: the services' headless portal types the text itself. */
+  /**
+   * No view shows the session: the services' headless portal types the text itself, once the
+   * reported human line is clean (a dirty one waits for a view to report it clean, or to attach).
+   */
   #typeHeadless(turn: MockTicket, session: MockSession): void {
+    if (this.dirtyLines.has(session.sessionId)) return;
     session.scrollback += `${this.#deliveredText(turn)}\r\n`;
     this.#delivered(turn);
   }
@@ -788,19 +838,20 @@ export class MockBackend {
     if (said !== undefined) this.conversations.append(turn.root, turn.to, turn.from, 'response', said);
     const { project, agent } = this.#agentAnywhere(turn.to);
     delete agent.blockedOn;
-    const event: PushEvent = { type: 'delegation', root: turn.root, ticket: turn.ticket, from: turn.from, to: turn.to, state };
+    const event: PushEvent = { type: 'delegation', root: turn.root, ticket: turn.ticket, from: turn.from, to: turn.to, kind: turn.kind, state };
     if (reason !== undefined) event.reason = reason;
     this.#emit(event);
     if (agent.activity === 'busy' || agent.activity === 'waiting' || agent.activity === 'blocked') agent.activity = 'idle';
     if (!this.#startNext(project, agent)) this.#emitActivity(project.root, agent);
   }
 
-  /** Text the portal types: the IdeA prefix, the task on one line, the reply instruction. */
+  /** Text the portal types: the IdeA prefix, the task on one line, for an ask the reply instruction. */
   #deliveredText(turn: MockTicket): string {
     const requester = turn.from === 'user' ? 'user' : this.#nameOf(turn.from);
     const task = turn.task.replace(/\s*[\r\n]+\s*/g, ' ').trim();
     const id = turn.ticket;
-    return `[IdeA · task from ${requester} · ticket ${id}] ${task} (answer with idea_reply, ticket ${id}, or: idea reply --ticket ${id} "…")`;
+    const answer = turn.kind === 'ask' ? ` (answer with idea_reply, ticket ${id}, or: idea reply --ticket ${id} "…")` : '';
+    return `[IdeA · task from ${requester} · ticket ${id}] ${task}${answer}`;
   }
 
   #emitActivity(root: string, agent: AgentDTO, ticket?: string): void {

@@ -65,6 +65,23 @@ describe('pywebview gateway', () => {
     await expect(gatewayOver({ projects: { close } }).projects.close('/p')).resolves.toBeNull();
   });
 
+  it("sends a write's ticket only when there is one (the human's keys go without)", async () => {
+    const write = vi.fn().mockResolvedValue({ ok: null });
+    const gateway = gatewayOver({ terminals: { write } });
+    await gateway.terminals.write('s1', 0, 'ls');
+    await gateway.terminals.write('s1', 1, 'task', 't1');
+    expect(write.mock.calls).toEqual([
+      ['s1', 0, 'ls'],
+      ['s1', 1, 'task', 't1'],
+    ]);
+  });
+
+  it('reports the human line as orchestration.humanLine(root, sessionId, dirty)', async () => {
+    const humanLine = vi.fn().mockResolvedValue({ ok: null });
+    await expect(gatewayOver({ orchestration: { humanLine } }).orchestration.humanLine('/p', 's1', true)).resolves.toBeNull();
+    expect(humanLine).toHaveBeenCalledWith('/p', 's1', true);
+  });
+
   it('rejects with a typed GatewayError when the bridge resolves an error envelope', async () => {
     const launch = vi.fn().mockResolvedValue({ error: { code: 'COMMAND_NOT_FOUND', message: 'command not found: claude', details: {} } });
     await expect(gatewayOver({ agents: { launch } }).agents.launch('/p', 'a', 'n', 80, 24)).rejects.toMatchObject({

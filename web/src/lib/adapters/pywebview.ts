@@ -188,7 +188,8 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
   const terminals: TerminalsGateway = {
     openShell: (root, nodeId, cols, rows) => call('terminals', 'openShell', root, nodeId, cols, rows),
     attach: (sessionId) => call('terminals', 'attach', sessionId),
-    write: (sessionId, seq, data) => call('terminals', 'write', sessionId, seq, data),
+    write: (sessionId, seq, data, ticket) =>
+      ticket === undefined ? call('terminals', 'write', sessionId, seq, data) : call('terminals', 'write', sessionId, seq, data, ticket),
     resize: (sessionId, cols, rows) => call('terminals', 'resize', sessionId, cols, rows),
     kill: (sessionId) => call('terminals', 'kill', sessionId),
     ack: (sessionId, chars) => call('terminals', 'ack', sessionId, chars),
@@ -198,9 +199,11 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
   const orchestration: OrchestrationGateway = {
     send: async (root, targets, text) => readSendResults(await call('orchestration', 'send', root, targets, text)),
     delivered: (root, ticket) => call('orchestration', 'delivered', root, ticket),
+    humanLine: (root, sessionId, dirty) => call('orchestration', 'humanLine', root, sessionId, dirty),
     decide: (root, ticket, choice) => call('orchestration', 'decide', root, ticket, choice),
     graph: (root) => call('orchestration', 'graph', root),
     pending: (root) => call('orchestration', 'pending', root),
+    transcript: (root, agentId) => call('orchestration', 'transcript', root, agentId),
   };
 
   const conversations: ConversationsGateway = {

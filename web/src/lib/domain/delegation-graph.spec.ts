@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { DelegationDTO } from '../ports';
 import { graphEdges, mergeSnapshot } from './delegation-graph';
 
-const d = (ticket: string, from: string, to: string, state: DelegationDTO['state']): DelegationDTO => ({ ticket, from, to, state });
+const d = (ticket: string, from: string, to: string, state: DelegationDTO['state'], kind: DelegationDTO['kind'] = 'ask'): DelegationDTO => ({
+  ticket,
+  from,
+  to,
+  kind,
+  state,
+});
 const byTicket = (list: DelegationDTO[]) => Object.fromEntries(list.map((x) => [x.ticket, x]));
 const never = () => false;
 

@@ -24,9 +24,9 @@ export function mergeSnapshot(
 ): Record<string, DelegationDTO> {
   const merged: Record<string, DelegationDTO> = { ...known };
   const listed = new Set<string>();
-  for (const { ticket, from, to, state } of snapshot) {
+  for (const { ticket, from, to, kind, state } of snapshot) {
     listed.add(ticket);
-    if (!heardSince(ticket)) merged[ticket] = { ticket, from, to, state };
+    if (!heardSince(ticket)) merged[ticket] = { ticket, from, to, kind, state };
   }
   for (const [ticket, delegation] of Object.entries(known)) {
     if (isPending(delegation) && !listed.has(ticket) && !heardSince(ticket)) delete merged[ticket];

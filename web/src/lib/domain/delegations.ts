@@ -5,37 +5,65 @@ import type { AgentActivity, DelegationDTO } from '../ports';
  * cell shows, who an agent works for or waits on, and which activity changes deserve a notice.
  */
 
-/** One arrow in an agent's cell header: `from` = "⇠ from Alpha", `to` = "⇢ asking Beta". */
+/**
+ * One arrow in an agent's cell header: `from` = "⇠ from Alpha" (it works on Alpha's ticket),
+ * `to` = "⇢ asking Beta" (an ask: it waits on Beta), or for a message it sent that still waits
+ * in the target's mailbox the lighter "⇢ sent to Beta (queued)".
+ */
 export interface DelegationArrow {
   ticket: string;
   direction: 'from' | 'to';
   /** The other side: an agent id, or `'user'`. */
   peer: string;
+  kind: DelegationDTO['kind'];
   state: DelegationDTO['state'];
 }
 
+/** Arrows a cell header shows before folding the rest into "+N". */
+export const MAX_SHOWN_ARROWS = 2;
+
 /**
- * Arrows of `agentId`'s cell: tasks it runs (active, or just ended) and tasks it asked for
- * (queued at the target, active, or just ended). Tasks merely queued in its own mailbox are
- * counted by the queue depth instead.
+ * Arrows of `agentId`'s cell: tasks it runs (active, or just ended; asks and messages alike) and
+ * what it asked for (queued at the target, active, or just ended). A message it sent shows only
+ * while queued (nobody waits for a message). Tasks merely queued in its own mailbox are counted
+ * by the queue depth instead.
  */
 export function arrowsFor(agentId: string, delegations: readonly DelegationDTO[]): DelegationArrow[] {
   const arrows: DelegationArrow[] = [];
   for (const d of delegations) {
-    if (d.to === agentId && d.state !== 'queued') arrows.push({ ticket: d.ticket, direction: 'from', peer: d.from, state: d.state });
-    if (d.from === agentId) arrows.push({ ticket: d.ticket, direction: 'to', peer: d.to, state: d.state });
+    const { ticket, kind, state } = d;
+    if (d.to === agentId && state !== 'queued') arrows.push({ ticket, direction: 'from', peer: d.from, kind, state });
+    if (d.from === agentId && (isAsk(d) || state === 'queued')) arrows.push({ ticket, direction: 'to', peer: d.to, kind, state });
   }
   return arrows;
 }
 
-/** Requesters whose task `agentId` is running now. */
+const STATE_SUFFIX: Record<DelegationDTO['state'], string> = { queued: ' (queued)', active: '', done: ' ✓', failed: ' ✗' };
+
+/** "⇠ from Alpha", "⇢ asking Beta (queued)", "⇢ sent to Beta (queued)"; `peer` is the other side's name. */
+export function arrowLabel(arrow: DelegationArrow, peer: string): string {
+  const lead = arrow.direction === 'from' ? '⇠ from' : arrow.kind === 'ask' ? '⇢ asking' : '⇢ sent to';
+  return `${lead} ${peer}${STATE_SUFFIX[arrow.state]}`;
+}
+
+/** The arrows shown (at most `max`, oldest first) and the number folded into "+N". */
+export function capArrows(arrows: readonly DelegationArrow[], max = MAX_SHOWN_ARROWS): { shown: DelegationArrow[]; more: number } {
+  return { shown: arrows.slice(0, max), more: Math.max(0, arrows.length - max) };
+}
+
+/** Requesters whose ticket (ask or message) `agentId` is working on now. */
 export function workingFor(agentId: string, delegations: readonly DelegationDTO[]): string[] {
   return unique(delegations.filter((d) => d.to === agentId && d.state === 'active').map((d) => d.from));
 }
 
-/** Agents `agentId` asked something and has no answer from yet. */
+/** Agents `agentId` asked something and has no answer from yet (messages make nobody wait). */
 export function waitingOn(agentId: string, delegations: readonly DelegationDTO[]): string[] {
-  return unique(delegations.filter((d) => d.from === agentId && (d.state === 'queued' || d.state === 'active')).map((d) => d.to));
+  return unique(delegations.filter((d) => d.from === agentId && isAsk(d) && (d.state === 'queued' || d.state === 'active')).map((d) => d.to));
+}
+
+/** An ask (the requester waits for the reply); anything else is a message. */
+export function isAsk(delegation: DelegationDTO): boolean {
+  return delegation.kind === 'ask';
 }
 
 /** What the user should hear about when an agent out of sight changes activity. */
@@ -53,11 +81,22 @@ export function attentionFor(previous: AgentActivity | undefined, next: AgentAct
   return null;
 }
 
-/** "Beta finished", "Beta stopped", "Beta is waiting for your input". */
-export function attentionMessage(kind: AttentionKind, name: string): string {
+/**
+ * Whether a finished turn is the user's business: a task the user sent, or one whose requester
+ * is unknown. A turn one agent asked of another is not (unless it fails: that toast is separate).
+ */
+export function finishedTurnConcernsUser(requester: string | undefined): boolean {
+  return requester === undefined || requester === 'user';
+}
+
+/**
+ * "Beta finished" (and "Beta finished 7 tasks" when one toast counts several turns), "Beta
+ * stopped", "Beta is waiting for your input".
+ */
+export function attentionMessage(kind: AttentionKind, name: string, count = 1): string {
   switch (kind) {
     case 'finished':
-      return `${name} finished`;
+      return count > 1 ? `${name} finished ${count} tasks` : `${name} finished`;
     case 'stopped':
       return `${name} stopped`;
     case 'waiting':

@@ -5,10 +5,16 @@ export { HumanLine } from './human-line';
 /**
  * The write portal of an agent's cell (ARCHITECTURE §20, docs/contracts.md §7.3): the cell is
  * the only writer of its PTY; human keystrokes and delegated tasks go through it, in one order.
- * A delivery waits (never dropped, never refused) until the human's line is empty, then:
- * keystroke relay cut and overlay shown, K×DEL for K stray characters typed meanwhile, the text
- * (one line, no newline), after `submitDelayMs` the `submitSequence`, relay restored no sooner
- * than 2 s after the cut, then one acknowledgement.
+ * A delivery waits (never dropped, never refused) until the human's line is empty — sure to be
+ * empty: an uncertain line (history recall, completion, a `lineDirty` seed) is not —, then,
+ * after a quiet moment that still finds it empty: keystroke relay cut (keys typed meanwhile are
+ * held, in order), the text (one line), after `submitDelayMs` the `submitSequence`, both written
+ * with the delivery's ticket; as soon as the submit is written the relay is restored (the held
+ * keys go out through the normal keystroke path) and the delivery acknowledged. Nothing the human
+ * typed is ever erased: every key passes through `keystroke()` before it reaches the PTY, so a
+ * line that is not empty when the quiet moment ends just makes the delivery wait again. The
+ * overlay lingers a little for the eye (`OVERLAY_MIN_MS` after the cut); it blocks and delays
+ * nothing. The portal reports its line going non-empty and empty again (transitions only).
  */
 
 /** What the backend asks the portal to type (a `delegationReady` addressed to this view). */
@@ -20,88 +26,110 @@ export interface Delivery {
   text: string;
   submitSequence?: string;
   submitDelayMs?: number;
+  /** The backend last heard this session's line was left with text (maybe by another view). */
+  lineDirty?: boolean;
 }
 
 export const DEFAULT_SUBMIT_SEQUENCE = '\r';
 export const DEFAULT_SUBMIT_DELAY_MS = 60;
-/** The overlay and the keystroke cut last at least this long (ARCHITECTURE §20.6). */
-export const OVERLAY_FLOOR_MS = 2000;
-/** Characters typed between "line empty" and the cut that the portal erases (§20.6: K ∈ {1, 2}). */
-export const MAX_STRAY_CHARS = 2;
+/** The overlay shows at least this long after the cut, for the eye (it holds nothing back). */
+export const OVERLAY_MIN_MS = 600;
 /** Quiet time between seeing the line empty and cutting the relay. */
 export const SETTLE_MS = 30;
 
-/** The writes of one delivery, in order. */
+/** The writes of one delivery. */
 export interface InjectionPlan {
-  /** Written at once: one DEL per stray character, then the text. */
-  writes: string[];
+  /** Written at once (nothing when empty). */
+  text: string;
   /** Written `submitDelayMs` after the text. */
   submit: string;
   submitDelayMs: number;
-  /** Relay restored and acknowledgement sent no sooner than this after the cut. */
-  floorMs: number;
 }
 
-/** The text as one line: a newline inside it would submit early. */
+/**
+ * The text as one line of printable characters: newlines and tabs become spaces (a newline
+ * would submit early, a tab complete), other control characters are dropped (a task cannot
+ * press keys).
+ */
 export function oneLine(text: string): string {
-  return text.replace(/\r\n|\r|\n/g, ' ');
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
+  return text.replace(/\r\n|[\r\n\t]/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 }
 
-/** The writes that deliver `delivery` when `stray` characters sit on the line. */
-export function planInjection(delivery: Delivery, stray: number): InjectionPlan {
-  const erase = Array.from({ length: Math.max(0, stray) }, () => '\x7f');
-  const text = oneLine(delivery.text);
+/** The writes that deliver `delivery`. */
+export function planInjection(delivery: Delivery): InjectionPlan {
   return {
-    writes: text ? [...erase, text] : erase,
+    text: oneLine(delivery.text),
     submit: delivery.submitSequence || DEFAULT_SUBMIT_SEQUENCE,
     submitDelayMs: delivery.submitDelayMs ?? DEFAULT_SUBMIT_DELAY_MS,
-    floorMs: OVERLAY_FLOOR_MS,
   };
 }
 
 /** What the portal needs from its cell. */
 export interface PortalHost {
-  /** Writes through the cell's ordered keystroke path (same seq counter); resolves once sent. */
-  write(data: string): Promise<void>;
+  /**
+   * Writes through the cell's ordered keystroke path (same seq counter); resolves once sent.
+   * `ticket` marks the portal's own writes of a delivery; held human keys go without.
+   */
+  write(data: string, ticket?: string): Promise<void>;
   /** `orchestration.delivered`: called once per delivery whose writes all went through. */
   delivered(delivery: Delivery): void;
   /** Whether the session takes writes now (attached and alive). */
   ready(): boolean;
   /** The overlay or the queue changed. */
   changed(): void;
+  /** The human line went non-empty or uncertain (`true`) or empty again (`false`). */
+  humanLine(dirty: boolean): void;
 }
 
 export interface PortalTiming {
   settleMs?: number;
-  maxStray?: number;
+  overlayMs?: number;
+}
+
+/** A chunk typed while the relay was cut: keys count in the human line, binary reports do not. */
+interface HeldInput {
+  data: string;
+  keys: boolean;
 }
 
 /**
  * One portal per terminal view of an agent session. A new view starts with an empty line and
- * an empty queue: the backend offers pending deliveries again on attach.
+ * an empty queue: the backend offers pending deliveries again on attach (with `lineDirty`).
  */
 export class WritePortal {
   readonly line = new HumanLine();
   #host: PortalHost;
   #settleMs: number;
-  #maxStray: number;
+  #overlayMs: number;
   #queue: Delivery[] = [];
-  #current: Delivery | null = null;
+  /** The delivery being typed: the relay is cut until its submit is written. */
+  #typing: Delivery | null = null;
+  /** The delivery the overlay shows (the one typed, or just typed while the overlay lingers). */
+  #shown: Delivery | null = null;
+  #held: HeldInput[] = [];
   #settle: ReturnType<typeof setTimeout> | undefined;
+  /** Running while the overlay's minimum time is not over. */
+  #linger: ReturnType<typeof setTimeout> | undefined;
+  /** The line state last reported to the host (a new view assumes empty). */
+  #reportedDirty = false;
   #disposed = false;
-  /** Resolves the running delivery's 2 s floor early (the view is going away). */
-  #skipFloor: (() => void) | null = null;
   #running: Promise<void> = Promise.resolve();
 
   constructor(host: PortalHost, timing: PortalTiming = {}) {
     this.#host = host;
     this.#settleMs = timing.settleMs ?? SETTLE_MS;
-    this.#maxStray = timing.maxStray ?? MAX_STRAY_CHARS;
+    this.#overlayMs = timing.overlayMs ?? OVERLAY_MIN_MS;
   }
 
-  /** The delivery being typed (the overlay shows it), or null. */
+  /** The delivery being typed (the relay is cut), or null. */
   get current(): Delivery | null {
-    return this.#current;
+    return this.#typing;
+  }
+
+  /** The delivery the overlay shows: the one typed, then for a moment the one just typed. */
+  get shown(): Delivery | null {
+    return this.#shown;
   }
 
   /** Deliveries waiting for the line to empty, oldest first. */
@@ -109,31 +137,61 @@ export class WritePortal {
     return this.#queue;
   }
 
-  /** False while a delivery is typed: human keystrokes are swallowed, not sent. */
+  /** False while a delivery is typed: human input is held, then sent after the submit. */
   get relayOpen(): boolean {
-    return this.#current === null;
+    return this.#typing === null;
   }
 
-  /** A human keystroke chunk: true when it must be sent to the PTY (and it is counted). */
+  /**
+   * A human keystroke chunk: true when it must be sent to the PTY now (it is counted); false
+   * when a delivery is being typed (it is held and sent, counted, right after the submit).
+   */
   keystroke(data: string): boolean {
-    if (!this.relayOpen) return false;
-    this.line.feed(data);
+    if (!this.relayOpen) {
+      this.#held.push({ data, keys: true });
+      return false;
+    }
+    this.#feed(data);
     this.pump();
     return true;
   }
 
-  /** Queues a delivery; false when this ticket is queued or being typed already. */
+  /** A binary report (legacy mouse): true when it must be sent now, false when it is held. */
+  binary(data: string): boolean {
+    if (this.relayOpen) return true;
+    this.#held.push({ data, keys: false });
+    return false;
+  }
+
+  /**
+   * Queues a delivery; false when this ticket is queued or being typed already. A delivery that
+   * says the line was left with text (`lineDirty`) while this view's own line is empty (it never
+   * saw those keys) makes the line uncertain.
+   */
   offer(delivery: Delivery): boolean {
     if (this.#disposed || this.#knows(delivery.ticket)) return false;
+    if (delivery.lineDirty && this.line.empty) {
+      this.line.markUncertain();
+      this.#reportLine();
+    }
     this.#queue.push(delivery);
     this.#host.changed();
     this.pump();
     return true;
   }
 
+  /** The backend ended `ticket` (done, failed) before it was typed: it leaves the queue. */
+  cancel(ticket: string): boolean {
+    const index = this.#queue.findIndex((d) => d.ticket === ticket);
+    if (index < 0) return false;
+    this.#queue.splice(index, 1);
+    this.#host.changed();
+    return true;
+  }
+
   /** Starts the next delivery if the line is empty and the session ready (after a quiet moment). */
   pump(): void {
-    if (this.#disposed || this.#current || this.#settle !== undefined) return;
+    if (this.#disposed || this.#typing || this.#settle !== undefined) return;
     if (this.#queue.length === 0 || !this.line.empty || !this.#host.ready()) return;
     this.#settle = setTimeout(() => {
       this.#settle = undefined;
@@ -143,52 +201,78 @@ export class WritePortal {
 
   /**
    * The view goes away: queued deliveries are dropped (the backend offers them to the next
-   * view, or types them itself); one being typed finishes at once after its submit (no floor)
-   * and is acknowledged. Resolves when nothing is being typed any more.
+   * view, or types them itself); one being typed finishes its writes, sends the held keys and
+   * is acknowledged. Resolves when nothing is being typed any more.
    */
   dispose(): Promise<void> {
     this.#disposed = true;
     clearTimeout(this.#settle);
     this.#settle = undefined;
+    clearTimeout(this.#linger);
+    this.#linger = undefined;
     this.#queue = [];
-    this.#skipFloor?.();
     return this.#running;
   }
 
   #knows(ticket: string): boolean {
-    return this.#current?.ticket === ticket || this.#queue.some((d) => d.ticket === ticket);
+    return this.#typing?.ticket === ticket || this.#queue.some((d) => d.ticket === ticket);
+  }
+
+  #feed(data: string): void {
+    this.line.feed(data);
+    this.#reportLine();
+  }
+
+  /** Tells the host when the line changed between empty and not (never per key). */
+  #reportLine(): void {
+    const dirty = !this.line.empty;
+    if (dirty === this.#reportedDirty) return;
+    this.#reportedDirty = dirty;
+    this.#host.humanLine(dirty);
   }
 
   #begin(): void {
     if (this.#disposed || this.#queue.length === 0 || !this.#host.ready()) return;
-    const stray = this.line.length;
-    if (stray > this.#maxStray) return; // the human is typing: wait until the line empties
+    // Something was typed during the quiet moment: wait for the next empty line (no erasing).
+    if (!this.line.empty) return;
     const delivery = this.#queue.shift()!;
-    this.#current = delivery;
+    this.#typing = delivery;
+    this.#shown = delivery;
+    clearTimeout(this.#linger);
+    this.#linger = setTimeout(() => {
+      this.#linger = undefined;
+      if (this.#typing !== delivery) this.#hide(delivery);
+    }, this.#overlayMs);
     this.#host.changed();
-    this.#running = this.#type(delivery, planInjection(delivery, stray));
+    this.#running = this.#type(delivery, planInjection(delivery));
   }
 
   async #type(delivery: Delivery, plan: InjectionPlan): Promise<void> {
-    const floor = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, plan.floorMs);
-      this.#skipFloor = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    if (this.#disposed) this.#skipFloor?.();
-    const write = (data: string) => this.#host.write(data).then(() => true, () => false);
-    const writes = plan.writes.map(write);
+    const write = (data: string) => this.#host.write(data, delivery.ticket).then(() => true, () => false);
+    const text = plan.text ? write(plan.text) : Promise.resolve(true);
     await new Promise((resolve) => setTimeout(resolve, plan.submitDelayMs));
-    writes.push(write(plan.submit));
-    const sent = (await Promise.all(writes)).every(Boolean);
-    await floor;
-    this.#skipFloor = null;
-    this.line.reset();
-    this.#current = null;
+    const sent = (await Promise.all([text, write(plan.submit)])).every(Boolean);
+    this.#typing = null;
+    this.#flushHeld();
+    if (this.#linger === undefined || this.#disposed) this.#hide(delivery);
     this.#host.changed();
     if (sent) this.#host.delivered(delivery);
     this.pump();
+  }
+
+  /** The relay is back: what the human typed meanwhile goes out, in order, and counts. */
+  #flushHeld(): void {
+    const held = this.#held;
+    this.#held = [];
+    for (const { data, keys } of held) {
+      if (keys) this.#feed(data);
+      this.#host.write(data).catch(() => {});
+    }
+  }
+
+  #hide(delivery: Delivery): void {
+    if (this.#shown !== delivery) return;
+    this.#shown = null;
+    this.#host.changed();
   }
 }

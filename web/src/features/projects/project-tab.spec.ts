@@ -1,0 +1,51 @@
+import { screen, within } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../lib/ports';
+import { MockGateway } from '../../lib/adapters/mock';
+import { agent, harness, layoutDoc, openProject, project, settle, splitOf } from '../../test/harness';
+import { ProjectTab } from './project-tab.svelte';
+
+const alpha = agent('a1', 'Alpha');
+const beta = agent('a2', 'Beta');
+const noNotices = { report: () => {}, resolved: () => {} };
+
+describe('a tab opening a project', () => {
+  it('shows who works for whom from before it opened (the backend graph), on the cards and in the cells', async () => {
+    const h = harness({ projects: [project('/p', { agents: [alpha, beta], layouts: layoutDoc(splitOf(['n1', 'n2'])) })] });
+    // Delegations from before this window opened the project: no push of them reached it.
+    await h.gateway.agents.launch('/p', 'a2', 'n2', 80, 24);
+    await new Promise((resolve) => setTimeout(resolve, 250)); // Beta's launch settles
+    h.gateway.backend.ask('/p', 'a1', 'a2', 'review');
+    await settle();
+
+    await openProject(h);
+    await settle();
+    const card = (id: string) => screen.getAllByTestId('agent-item').find((c) => c.dataset.agentId === id)!;
+    expect(within(card('a1')).getByTestId('agent-waiting-on')).toHaveTextContent('waiting on Beta');
+    expect(within(card('a2')).getByTestId('agent-working-for')).toHaveTextContent('for Alpha');
+    const betaCell = screen.getAllByTestId('cell').find((c) => c.dataset.nodeId === 'n2')!;
+    expect(within(betaCell).getByTestId('delegation-badge')).toHaveTextContent('⇠ from Alpha');
+  });
+
+  it('lets a push heard during the read win over the older snapshot', async () => {
+    const gateway = new MockGateway({ projects: [project('/p', { agents: [alpha, beta] })] });
+    gateway.backend.ask('/p', 'a1', 'a2', 'review'); // t1, queued (Beta not running)
+    const dto = await gateway.projects.open('/p');
+    const tab = new ProjectTab(dto, gateway, noNotices);
+    tab.delegationChanged({ ticket: 't1', from: 'a1', to: 'a2', kind: 'ask', state: 'done' });
+    await settle();
+    expect(tab.delegation('t1')?.state).toBe('done');
+    tab.dispose();
+  });
+
+  it('leaves the delegations to the pushes when the graph cannot be read', async () => {
+    const gateway = new MockGateway({ projects: [project('/p', { agents: [alpha, beta] })] });
+    gateway.failNext('orchestration.graph', new GatewayError('INTERNAL', 'orchestrator gone'));
+    const tab = new ProjectTab(await gateway.projects.open('/p'), gateway, noNotices);
+    await settle();
+    expect(tab.delegations).toEqual([]);
+    tab.delegationChanged({ ticket: 't2', from: 'user', to: 'a2', kind: 'message', state: 'queued' });
+    expect(tab.delegations.map((d) => d.ticket)).toEqual(['t2']);
+    tab.dispose();
+  });
+});

@@ -1,0 +1,14 @@
+/** Words of the write portal's overlay and cell notice (pure, see `write-portal.ts`). */
+
+/** Tickets are UUIDs: their first 8 characters name them well enough on screen. */
+export const SHORT_TICKET_CHARS = 8;
+
+export function shortTicket(ticket: string): string {
+  return ticket.slice(0, SHORT_TICKET_CHARS);
+}
+
+/** "1 task waits for an empty prompt line — press Enter or Ctrl-U" (the way to clear the line). */
+export function waitingNotice(queued: number): string {
+  const what = queued === 1 ? '1 task waits' : `${queued} tasks wait`;
+  return `${what} for an empty prompt line — press Enter or Ctrl-U`;
+}
