@@ -107,6 +107,8 @@ export interface MockOptions {
   conversations?: MockConversationSeed[];
   /** Access matrices declared in the agents' personas, by agent id. */
   ipc?: Record<string, IpcMatrix>;
+  /** Folders that exist without `.ideai/`: `projects.open` answers `NOT_FOUND` / `notAProject`. */
+  plainFolders?: string[];
   /** What `settings.get` answers at first. */
   settings?: Settings;
 }
@@ -221,6 +223,7 @@ export class MockBackend {
       conversations: [],
       ipc: {},
       settings: DEFAULT_SETTINGS,
+      plainFolders: [],
       // An option given as `undefined` keeps its default.
       ...(Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as MockOptions),
     };
@@ -487,6 +490,9 @@ export class MockBackend {
       open: (root: string) =>
         this.#reply<ProjectDTO>('projects.open', [root], () => {
           const project = this.projects.get(root);
+          if (!project && this.#options.plainFolders?.includes(root)) {
+            throw new GatewayError('NOT_FOUND', `not an IdeA project yet: ${root}/.ideai is missing`, { root, reason: 'notAProject' });
+          }
           if (!project) throw new GatewayError('NOT_FOUND', `no IdeA project in ${root}`);
           return this.#dto(project);
         }),

@@ -69,6 +69,22 @@ export class Terminal {
     this.#resize.fire({ cols, rows });
   }
 
+  selectedAll = false;
+  cleared = 0;
+  scrolledTo: number | null = null;
+
+  selectAll(): void {
+    this.selectedAll = true;
+  }
+
+  clear(): void {
+    this.cleared++;
+  }
+
+  scrollToLine(line: number): void {
+    this.scrolledTo = line;
+  }
+
   hasSelection(): boolean {
     return false;
   }
@@ -100,6 +116,8 @@ export class Terminal {
     return {
       active: {
         length: lines.length,
+        viewportY: 0,
+        baseY: 0,
         getLine: (i: number) =>
           i < lines.length
             ? { isWrapped: false, translateToString: (trim?: boolean) => (trim ? lines[i].replace(/\s+$/, '') : lines[i]) }
