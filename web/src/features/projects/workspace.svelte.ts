@@ -179,7 +179,7 @@ export class Workspace {
     try {
       const info = await this.#gateway.app.info();
       this.#info = info;
-      for (const problem of info.problems ?? []) this.#addNotice('problem', problem.file, problem.message);
+      for (const problem of info.problems ?? []) this.#addNotice('problem', problem.file, problem.message, undefined, problem.recovery);
       this.#wizardMode = 'first-run';
       this.#showWizard = info.firstRun;
       await Promise.all([this.reloadProfiles(), this.reloadRecent()]);
@@ -459,11 +459,15 @@ export class Workspace {
   }
 
   #addNotice(kind: NoticeKind, title: string, message: string, root?: string, recovery?: 'startFresh'): void {
-    // A file's problem is stated once, however often it is reported (open answer, push…).
-    const duplicate = this.#notices.some(
-      (n) => n.title === title && n.root === root && (n.message === message || (kind === 'problem' && n.kind === 'problem')),
-    );
-    if (duplicate) return;
+    if (kind === 'problem') {
+      // A file's problem is stated once, however often it is reported (start-up, a push heard
+      // before its tab existed, the open answer): the project's report replaces an app-wide one.
+      const same = this.#notices.find((n) => n.kind === 'problem' && n.title === title && (n.root === root || n.root === undefined));
+      if (same && (same.root !== undefined || root === undefined)) return;
+      if (same) this.#notices = this.#notices.filter((n) => n !== same);
+    } else if (this.#notices.some((n) => n.title === title && n.root === root && n.message === message)) {
+      return;
+    }
     const notice: Notice = { id: this.#nextNoticeId++, kind, title, message, root };
     if (recovery) notice.recovery = recovery;
     this.#notices = [...this.#notices, notice];

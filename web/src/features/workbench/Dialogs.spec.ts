@@ -96,3 +96,20 @@ describe('a corrupt agents.json', () => {
     expect(screen.queryByTestId('banner')).not.toBeInTheDocument();
   });
 });
+
+describe('a problem heard before its tab existed', () => {
+  it('is stated once, by the project, with its way out', async () => {
+    const broken = { file: '/p/.ideai/layouts.json', message: 'invalid JSON at line 1', recovery: 'startFresh' as const };
+    const h = harness({ projects: [project('/p', { problems: [broken] })] });
+    render(App, { props: { services: h }, context: h.context });
+    await h.workbench.load();
+    await h.workspace.start();
+    h.gateway.push({ events: [{ type: 'problem', root: '/p', file: broken.file, message: broken.message }] });
+    await settle();
+    await h.workspace.open('/p');
+    await settle();
+    const items = screen.getAllByTestId('banner-item');
+    expect(items).toHaveLength(1);
+    expect(within(items[0]).getByTestId('start-fresh')).toBeInTheDocument();
+  });
+});
