@@ -113,3 +113,30 @@ describe('a problem heard before its tab existed', () => {
     expect(within(items[0]).getByTestId('start-fresh')).toBeInTheDocument();
   });
 });
+
+describe('SettingsDialog', () => {
+  it('saves the scrollback and font size; the terminals take them', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+    await fireEvent.click(screen.getByTestId('open-settings'));
+    const dialog = await screen.findByTestId('settings-dialog');
+    await fireEvent.input(within(dialog).getByTestId('settings-scrollback'), { target: { value: '50000' } });
+    await fireEvent.input(within(dialog).getByTestId('settings-font-size'), { target: { value: '16' } });
+    await fireEvent.click(within(dialog).getByTestId('settings-save'));
+    await waitFor(() => expect(screen.queryByTestId('settings-dialog')).not.toBeInTheDocument());
+    expect(h.gateway.callsOf('settings.update')).toEqual([[{ terminal: { fontSize: 16, scrollbackLines: 50000 } }]]);
+    expect(h.workbench.settings.terminal.scrollbackLines).toBe(50000);
+    expect(h.terminals.fontSize).toBe(16);
+  });
+
+  it('shows the backend’s refusal naming the field, and keeps the dialog open', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+    await fireEvent.click(screen.getByTestId('open-settings'));
+    const dialog = await screen.findByTestId('settings-dialog');
+    await fireEvent.input(within(dialog).getByTestId('settings-scrollback'), { target: { value: '5' } });
+    await fireEvent.click(within(dialog).getByTestId('settings-save'));
+    expect(await within(dialog).findByTestId('settings-error')).toHaveTextContent('settings.terminal.scrollbackLines');
+    expect(h.workbench.settings.terminal.scrollbackLines).toBe(10_000);
+  });
+});

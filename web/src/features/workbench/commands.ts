@@ -25,7 +25,8 @@ export type CommandId =
   | 'toggle-side-panel'
   | 'show-sessions'
   | 'open-project'
-  | 'profiles';
+  | 'profiles'
+  | 'settings';
 
 /**
  * Where a chord belongs to the app: `everywhere` (even inside a terminal: the program never
@@ -77,6 +78,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   { id: 'show-sessions', label: 'Show sessions panel', keys: everywhere('Ctrl+Shift+S') },
   { id: 'open-project', label: 'Open project…', keys: [{ chord: 'Ctrl+O', scope: 'outside-fields' }] },
   { id: 'profiles', label: 'Profiles…', keys: [] },
+  { id: 'settings', label: 'Settings… (terminal font, scrollback)', keys: everywhere('Ctrl+,') },
 ];
 
 const PARSED: { id: CommandId; chord: Chord; scope: ChordScope }[] = COMMANDS.flatMap((c) =>

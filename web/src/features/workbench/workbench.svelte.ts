@@ -33,6 +33,7 @@ export interface PaletteEntry {
 export class Workbench {
   #settings = $state.raw<Settings>(DEFAULT_SETTINGS);
   #paletteOpen = $state(false);
+  #settingsOpen = $state(false);
   #maximized = $state.raw<Readonly<Record<string, string>>>({});
   #searchSession = $state<string | null>(null);
   /** Bumped by `show-sessions`: the sessions panel scrolls into view and takes the focus. */
@@ -72,6 +73,23 @@ export class Workbench {
       this.#workspace.report(error, 'Could not save the settings', { kind: 'startup' });
       return false;
     }
+  }
+
+  /** Takes settings the backend answered (the settings dialog saved them itself). */
+  adopt(settings: Settings): void {
+    this.#apply(settings);
+  }
+
+  get settingsOpen(): boolean {
+    return this.#settingsOpen;
+  }
+
+  openSettings(): void {
+    this.#settingsOpen = true;
+  }
+
+  closeSettings(): void {
+    this.#settingsOpen = false;
   }
 
   get paletteOpen(): boolean {
@@ -162,6 +180,7 @@ export class Workbench {
       case 'palette':
       case 'open-project':
       case 'profiles':
+      case 'settings':
       case 'zoom-in':
       case 'zoom-out':
       case 'zoom-reset':
@@ -208,6 +227,9 @@ export class Workbench {
         return;
       case 'profiles':
         workspace.openProfiles();
+        return;
+      case 'settings':
+        this.#settingsOpen = true;
         return;
       case 'toggle-side-panel':
         void this.toggleSidePanel();

@@ -63,7 +63,11 @@ export class Terminal {
     this.keyHandler = handler;
   }
 
+  /** Every size the terminal was given, in order. */
+  resizes: [number, number][] = [];
+
   resize(cols: number, rows: number): void {
+    this.resizes.push([cols, rows]);
     this.cols = cols;
     this.rows = rows;
     this.#resize.fire({ cols, rows });
