@@ -4,7 +4,7 @@ import { Terminal } from '@xterm/xterm';
 import { harness, settle } from '../../test/harness';
 import TerminalView from './TerminalView.svelte';
 
-type FakeTerminal = Terminal & { written: string[]; emitData(data: string): void };
+type FakeTerminal = Terminal & { written: string[]; resizes: [number, number][]; emitData(data: string): void };
 const instances = () => (Terminal as unknown as { instances: FakeTerminal[] }).instances;
 
 function spawned(h: ReturnType<typeof harness>, scrollback = '$ ') {
