@@ -41,12 +41,14 @@ from app.core.ports import (
 from app.core.usecases.agents import CreateAgent, DeleteAgent, ReadPersona, UpdateAgent
 from app.core.usecases.edit_layout import EditLayout
 from app.core.usecases.launch_agent import LaunchAgent, LaunchConfig
+from app.core.usecases.layout_recovery import StartFreshLayouts
 from app.core.usecases.open_shell import OpenShell
 from app.core.usecases.permissions import AgentSandboxes
 from app.core.usecases.profiles import DetectProfiles, LoadProfiles, SaveProfiles
 from app.core.usecases.projects import CreateProject, OpenProject
 from app.core.usecases.recent_projects import ListRecentProjects
-from app.core.usecases.settings import LoadSettings, MarkFirstRunDone
+from app.core.usecases.settings import LoadSettings, MarkFirstRunDone, UpdateSettings
+from app.core.usecases.show_session import ForgetAgentRunning, ShowSession
 from app.core.usecases.swap_profile import SwapProfile
 from app.mcp.door import McpDoor
 from app.services import AppServices
@@ -67,6 +69,7 @@ from app.services.projects import ProjectService
 from app.services.resume import ResumeService
 from app.services.scheduler import Scheduler, ThreadScheduler
 from app.services.session_keeper import SessionKeeper
+from app.services.settings import SettingsService
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.terminal_views import TerminalViews
 from app.services.terminals import TerminalService
@@ -84,6 +87,8 @@ class Config:
     scrollback_chars: int = SCROLLBACK_CHARS
     idea_command: tuple[str, ...] = ()
     orchestration: OrchestrationConfig = OrchestrationConfig()
+    #: The user's home folder (absolute): what a typed `~` stands for. Empty: no expansion.
+    home: str = ""
 
 
 #: A per-project door built over the orchestrator and the credentials (endpoint, file protocol).
@@ -165,6 +170,7 @@ class Container:
     def shutdown(self, timeout_ms: int = 3_000) -> None:
         """End every pending ask, terminal session, door and timer (app exit)."""
         self.services.orchestrator.close()
+        self.services.keeper.shutting_down()
         self.adapters.terminals.close_all(timeout_ms)
         for door in self.doors:
             door.close_all()
@@ -180,7 +186,8 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     a.terminals.set_listener(output)
     projects = OpenProjects()
     views = TerminalViews(a.terminals, output)
-    keeper = SessionKeeper(projects, a.terminals, output, views, events)
+    keeper = SessionKeeper(projects, a.terminals, output, views, events,
+                           ForgetAgentRunning(a.fs, events))
     load_profiles = LoadProfiles(a.fs, data)
     credentials = Credentials()
     events.subscribe(credentials.on_event)
@@ -196,7 +203,7 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     output.tap(permissions.on_output)
     agents = AgentService(projects, keeper, load_profiles, CreateAgent(a.fs, a.ids),
                           UpdateAgent(a.fs), DeleteAgent(a.fs), ReadPersona(a.fs), launch,
-                          credentials)
+                          credentials, output)
     conversations = ConversationService(a.fs, a.ids, a.clock)
     escalations = Escalations(events, a.ids)
     headless = HeadlessTurns(projects, launch, load_profiles, a.sessions, credentials,
@@ -217,11 +224,12 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
         projects=ProjectService(
             projects, keeper, OpenProject(a.fs, a.ids, a.clock, events, data),
             CreateProject(a.fs, a.ids, a.clock, events, data), ListRecentProjects(a.fs, data),
-            events, doors, config.startup_projects),
-        layouts=LayoutService(projects, keeper, EditLayout(a.fs, a.ids, events)),
+            events, doors, config.startup_projects, config.home),
+        layouts=LayoutService(projects, keeper, EditLayout(a.fs, a.ids, events),
+                              ShowSession(a.fs, events), StartFreshLayouts(a.fs, events)),
         terminals=TerminalService(projects, keeper, a.terminals, views,
                                   OpenShell(a.terminals, a.ids, a.fs, events, config.shell),
-                                  orchestrator.typing_started),
+                                  output, orchestrator.typing_started),
         agents=agents, orchestrator=orchestrator, credentials=credentials,
         conversations=conversations, escalations=escalations, headless=headless,
         resume=ResumeService(projects, agents, conversations, load_profiles, a.fs, events),
@@ -230,5 +238,7 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
         profiles=ProfileService(DetectProfiles(a.detector, config.shell), load_profiles,
                                 SaveProfiles(a.fs, data, a.resolver), LoadSettings(a.fs, data),
                                 MarkFirstRunDone(a.fs, data)),
+        settings=SettingsService(LoadSettings(a.fs, data), UpdateSettings(a.fs, data), output),
+        keeper=keeper,
     )
     return Container(config, a, services, doors)

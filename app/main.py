@@ -26,7 +26,8 @@ def run_gui(data_dir: str | None, projects: list[str]) -> int:
     url = os.environ.get("IDEA_DEV_URL") or paths.web_index().as_uri()
     startup = [os.path.abspath(os.path.expanduser(p)) for p in projects]
     container = build(Config(data_dir=str(data), shell=paths.user_shell(),
-                             startup_projects=startup))
+                             startup_projects=startup, home=os.path.expanduser("~")))
+    container.services.settings.apply()
 
     def door(window: PywebviewWindow) -> WindowDoor:
         return WindowDoor(container.services, window, data_dir=str(data),

@@ -51,6 +51,7 @@ export default defineConfig({
       '@xterm/xterm': fileURLToPath(new URL('./src/test/fakes/xterm.ts', import.meta.url)),
       '@xterm/addon-fit': fileURLToPath(new URL('./src/test/fakes/addon-fit.ts', import.meta.url)),
       '@xterm/addon-webgl': fileURLToPath(new URL('./src/test/fakes/addon-webgl.ts', import.meta.url)),
+      '@xterm/addon-search': fileURLToPath(new URL('./src/test/fakes/addon-search.ts', import.meta.url)),
     },
   },
 });

@@ -128,6 +128,32 @@ class LayoutApi:
     def edit(self, root: str, op: dto.Json) -> dto.Json | None:
         return dto.layouts_json(self._layouts.edit(root, op))
 
+    @exposed
+    def showSession(self, root: str, session_id: str, node_id: str) -> dto.Json | None:
+        """Cell `node_id` shows `session_id` (moved from any other cell); the document."""
+        return dto.layouts_json(self._layouts.show_session(root, session_id, node_id))
+
+    @exposed
+    def startFresh(self, root: str) -> dto.Json:
+        """Keep the unreadable `layouts.json` as `.bak`; write the layouts used meanwhile."""
+        fresh = self._layouts.start_fresh(root)
+        return dto.FreshStartDTO(layouts=fresh.layouts.to_json(), backup=fresh.backup).wire()
+
+
+class SettingsApi:
+    """``settings.*``: the preferences the window edits (`terminal`, `ui` sections)."""
+
+    def __init__(self, services: AppServices) -> None:
+        self._settings = services.settings
+
+    @exposed
+    def get(self) -> dto.Json:
+        return dto.settings_dto(self._settings.get())
+
+    @exposed
+    def update(self, patch: dto.Json) -> dto.Json:
+        return dto.settings_dto(self._settings.update(patch))
+
 
 class AgentsApi:
     """``agents.*``: CRUD, persona text and launch in a cell."""
@@ -354,4 +380,5 @@ class BridgeApi:
         self.conversations = ConversationsApi(services)
         self.permissions = PermissionsApi(services)
         self.resume = ResumeApi(services)
+        self.settings = SettingsApi(services)
 

@@ -21,6 +21,7 @@ from app.core.domain.conversation import Turn
 from app.core.domain.denials import Denial
 from app.core.domain.documents import first_error
 from app.core.domain.layout import LayoutDoc
+from app.core.domain.project import Settings
 from app.core.domain.sandbox import SandboxStatus
 from app.core.domain.sessions import SessionRecord, SessionSandbox
 from app.core.errors import INVALID, AppError
@@ -36,6 +37,7 @@ from app.core.events import (
     HeadlessActivity,
     LayoutChanged,
     ProblemRaised,
+    ProblemResolved,
     SessionExited,
     SessionReleased,
     SessionStarted,
@@ -106,8 +108,10 @@ class AgentChange(Wire):
 
 
 class ProblemDTO(Wire):
+    omit_none = frozenset({"recovery"})
     file: str
     message: str
+    recovery: str | None = None
 
 
 class SandboxStatusDTO(Wire):
@@ -170,11 +174,18 @@ class ShellDTO(Wire):
     layouts: Json
 
 
+class SizeMarkDTO(Wire):
+    at: int
+    cols: int
+    rows: int
+
+
 class AttachDTO(Wire):
     scrollback: str
     end: int
     alive: bool
     exit_code: int | None
+    sizes: list[SizeMarkDTO] = []
 
 
 class ProfileDetectionDTO(Wire):
@@ -290,7 +301,16 @@ def detection_dto(found: ProfileDetection) -> ProfileDetectionDTO:
 
 
 def problem_dto(problem: Problem) -> ProblemDTO:
-    return ProblemDTO(file=problem.file, message=problem.message)
+    return ProblemDTO(file=problem.file, message=problem.message, recovery=problem.recovery)
+
+
+def settings_dto(settings: Settings) -> Json:
+    """The editable sections of `settings.json`: `{terminal: {fontSize, scrollbackLines},
+    ui: {sidePanelWidth, sidePanelCollapsed}}`."""
+    return {"terminal": settings.terminal.model_dump(mode="json", by_alias=True,
+                                                     include={"font_size", "scrollback_lines"}),
+            "ui": settings.ui.model_dump(mode="json", by_alias=True,
+                                         include={"side_panel_width", "side_panel_collapsed"})}
 
 
 def layouts_json(doc: LayoutDoc | None) -> Json | None:
@@ -348,16 +368,31 @@ def shell_dto(opened: ShellOpened) -> ShellDTO:
 
 def attach_dto(attached: Attached) -> AttachDTO:
     return AttachDTO(scrollback=attached.scrollback, end=attached.end, alive=attached.alive,
-                     exit_code=attached.exit_code)
+                     exit_code=attached.exit_code,
+                     sizes=[SizeMarkDTO(at=m.at, cols=m.cols, rows=m.rows)
+                            for m in attached.sizes])
 
 
 # -- events ---------------------------------------------------------------------------------
 class ProblemEvent(Wire):
-    omit_none = frozenset({"root"})
+    omit_none = frozenset({"root", "recovery"})
     type: Literal["problem"] = "problem"
     root: str | None = None
     file: str
     message: str
+    recovery: str | None = None
+
+
+class ProblemResolvedEvent(Wire):
+    omit_none = frozenset({"root"})
+    type: Literal["problemResolved"] = "problemResolved"
+    root: str | None = None
+    file: str
+
+
+class FreshStartDTO(Wire):
+    layouts: Json
+    backup: str
 
 
 class LayoutChangedEvent(Wire):
@@ -503,7 +538,10 @@ class SendForm(Wire):
 def event_dto(event: DomainEvent) -> Wire:
     """The wire form of a domain event."""
     if isinstance(event, ProblemRaised):
-        return ProblemEvent(root=event.root, file=event.file, message=event.message)
+        return ProblemEvent(root=event.root, file=event.file, message=event.message,
+                            recovery=event.recovery)
+    if isinstance(event, ProblemResolved):
+        return ProblemResolvedEvent(root=event.root, file=event.file)
     if isinstance(event, LayoutChanged):
         return LayoutChangedEvent(root=event.root, layouts=event.layouts.to_json())
     if isinstance(event, SessionStarted):

@@ -21,10 +21,20 @@ DelegationState = Literal["queued", "active", "done", "failed"]
 
 @dataclass(frozen=True)
 class ProblemRaised:
-    """A file could not be read (`file` absolute); `root` is the project, or None app-wide."""
+    """A file could not be read (`file` absolute); `root` is the project, or None app-wide;
+    `recovery` names the one-click way out the UI offers (`START_FRESH`), if any."""
 
     file: str
     message: str
+    root: str | None = None
+    recovery: str | None = None
+
+
+@dataclass(frozen=True)
+class ProblemResolved:
+    """The problem with `file` (absolute) of project `root` is gone (the user recovered it)."""
+
+    file: str
     root: str | None = None
 
 
@@ -161,9 +171,9 @@ class DenialReported:
     denial: Denial
 
 
-DomainEvent = (ProblemRaised | LayoutChanged | SessionStarted | SessionExited | SessionReleased
-               | AgentStateChanged | AgentActivityChanged | DelegationChanged | DelegationReady
-               | EscalationRaised | EscalationResolved | HeadlessActivity
+DomainEvent = (ProblemRaised | ProblemResolved | LayoutChanged | SessionStarted | SessionExited
+               | SessionReleased | AgentStateChanged | AgentActivityChanged | DelegationChanged
+               | DelegationReady | EscalationRaised | EscalationResolved | HeadlessActivity
                | DenialReported)
 
 def session_of(event: DomainEvent) -> str | None:

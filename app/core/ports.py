@@ -68,6 +68,11 @@ class FileSystem(Protocol):
         """Remove `path` and everything under it; no error when missing."""
         ...
 
+    def move(self, path: str, target: str) -> None:
+        """Rename the file `path` to `target` (same folder; `target` must not exist), bytes
+        untouched; raises `AppError(NOT_WRITABLE)`."""
+        ...
+
 
 class TerminalListener(Protocol):
     """Where a terminal host delivers what its sessions produce (the terminal-output bus).

@@ -21,6 +21,8 @@ from app.services.profile_swap import ProfileSwapService
 from app.services.profiles import ProfileService
 from app.services.projects import ProjectService
 from app.services.resume import ResumeService
+from app.services.session_keeper import SessionKeeper
+from app.services.settings import SettingsService
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.terminals import TerminalService
 
@@ -47,3 +49,5 @@ class AppServices:
     # hot swap of profiles (issue 10 item 6)
     swaps: ProfileSwapService
     permissions: PermissionService
+    settings: SettingsService
+    keeper: SessionKeeper

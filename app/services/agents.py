@@ -15,6 +15,7 @@ from app.core.usecases.project_files import require_layouts, require_manifest
 from app.services.credentials import Credentials
 from app.services.open_projects import OpenProjects
 from app.services.session_keeper import SessionKeeper
+from app.services.terminal_bus import TerminalOutputBus
 from app.services.views import AgentView, agent_view
 
 #: Terminal size of an agent launched by IdeA itself (cols, rows); its cell fits it when shown.
@@ -27,8 +28,10 @@ class AgentService:
 
     def __init__(self, projects: OpenProjects, keeper: SessionKeeper, profiles: LoadProfiles,
                  create: CreateAgent, update: UpdateAgent, delete: DeleteAgent,
-                 persona: ReadPersona, launch: LaunchAgent, credentials: Credentials) -> None:
+                 persona: ReadPersona, launch: LaunchAgent, credentials: Credentials,
+                 sizes: TerminalOutputBus | None = None) -> None:
         self._projects, self._keeper, self._profiles = projects, keeper, profiles
+        self._sizes = sizes
         self._credentials = credentials
         self._create, self._update, self._delete = create, update, delete
         self._persona, self._launch = persona, launch
@@ -86,6 +89,8 @@ class AgentService:
             before = set(state.sessions)
             result = self._launch.execute(state, agent_id, node_id, cols, rows, profiles,
                                           resume_id)
+            if not result.reattached and self._sizes is not None:
+                self._sizes.sized(result.session_id, cols, rows, from_start=True)
             self._keeper.after_start(state, before)
             if result.token is not None:
                 entry = require_manifest(state).get(agent_id)

@@ -7,16 +7,21 @@ from typing import Any
 from app.core.domain.layout import LayoutDoc
 from app.core.domain.layout_edit import CloseOp, parse_layout_op
 from app.core.usecases.edit_layout import EditLayout
+from app.core.usecases.layout_recovery import FreshStart, StartFreshLayouts
+from app.core.usecases.show_session import ShowSession
 from app.services.open_projects import OpenProjects
 from app.services.session_keeper import SessionKeeper
 
 
 class LayoutService:
-    """`edit(root, op)`: the use case, then the kill-or-detach rule for hidden sessions."""
+    """`edit(root, op)`: the use case, then the kill-or-detach rule for hidden sessions;
+    `show_session` (a session into a cell, from wherever it was) and `start_fresh` (recover
+    from an unreadable `layouts.json`)."""
 
-    def __init__(self, projects: OpenProjects, keeper: SessionKeeper,
-                 edit_layout: EditLayout) -> None:
+    def __init__(self, projects: OpenProjects, keeper: SessionKeeper, edit_layout: EditLayout,
+                 show: ShowSession, start_fresh: StartFreshLayouts) -> None:
         self._projects, self._keeper, self._edit = projects, keeper, edit_layout
+        self._show, self._start_fresh = show, start_fresh
 
     def edit(self, root: str, op: dict[str, Any]) -> LayoutDoc:
         """Apply `op` (contract §3) to the active layout of `root`; returns the document.
@@ -30,3 +35,19 @@ class LayoutService:
             doc = self._edit.execute(state, parsed)
             self._keeper.after_edit(state, isinstance(parsed, CloseOp), before)
             return doc
+
+    def show_session(self, root: str, session_id: str, node_id: str) -> LayoutDoc:
+        """Cell `node_id` of the active layout shows `session_id` of `root` (moved there when
+        another cell showed it). What the cell showed before keeps running, detached. Errors of
+        `ShowSession`, NOT_FOUND for a closed project."""
+        with self._projects.locked(root) as state:
+            before = state.shown_sessions()
+            doc = self._show.execute(state, node_id, session_id)
+            self._keeper.after_edit(state, False, before)
+            return doc
+
+    def start_fresh(self, root: str) -> FreshStart:
+        """Keep the unreadable `layouts.json` of `root` as `.bak` and write the layouts used
+        meanwhile. Errors of `StartFreshLayouts`."""
+        with self._projects.locked(root) as state:
+            return self._start_fresh.execute(state)

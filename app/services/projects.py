@@ -8,7 +8,7 @@ from app.core.domain.project import RecentProject
 from app.core.errors import AppError
 from app.core.events import ProblemRaised
 from app.core.ports import EventSink, ProjectDoor
-from app.core.usecases.project_state import Problem, ProjectState, clean_root
+from app.core.usecases.project_state import Problem, ProjectState, clean_root, expand_home
 from app.core.usecases.projects import CreateProject, OpenProject
 from app.core.usecases.recent_projects import ListRecentProjects
 from app.services.open_projects import OpenProjects
@@ -25,8 +25,9 @@ class ProjectService:
     def __init__(self, projects: OpenProjects, keeper: SessionKeeper, open_project: OpenProject,
                  create_project: CreateProject, list_recent: ListRecentProjects,
                  events: EventSink, doors: Sequence[ProjectDoor] = (),
-                 startup_roots: Iterable[str] = ()) -> None:
+                 startup_roots: Iterable[str] = (), home: str = "") -> None:
         self._projects, self._keeper, self._events = projects, keeper, events
+        self._home = home
         self._open, self._create, self._recent = open_project, create_project, list_recent
         self._doors = tuple(doors)
         self._startup = frozenset(clean_root(r) for r in startup_roots)
@@ -34,7 +35,9 @@ class ProjectService:
 
     def open(self, root: str) -> ProjectView:
         """The project at `root`, loaded unless already registered (a tab shows it again,
-        with the agents that kept running after its tab closed). Errors of `OpenProject`."""
+        with the agents that kept running after its tab closed). A leading `~` is the user's
+        home. Errors of `OpenProject`."""
+        root = expand_home(root, self._home)
         handle = self._projects.find(root)
         if handle is not None:
             with handle.lock:
@@ -44,7 +47,8 @@ class ProjectService:
         return self._register(state)
 
     def create(self, root: str, name: str | None = None) -> ProjectView:
-        """Initialise (or open) the project at `root`. Errors of `CreateProject`."""
+        """Initialise (or open) the project at `root` (`~` = home). Errors of `CreateProject`."""
+        root = expand_home(root, self._home)
         if self._projects.find(root) is not None:
             return self.open(root)
         return self._register(self._create.execute(root, name))

@@ -8,9 +8,11 @@ from __future__ import annotations
 import logging
 
 from app.core.domain.sessions import fate_after_edit, releasable
+from app.core.errors import AppError
 from app.core.events import AgentStateChanged, SessionExited, SessionReleased
 from app.core.ports import EventSink, TerminalHost
 from app.core.usecases.project_state import ProjectState, mark_exited
+from app.core.usecases.show_session import ForgetAgentRunning
 from app.services.open_projects import OpenProjects, ProjectHandle
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.terminal_views import TerminalViews
@@ -23,10 +25,18 @@ class SessionKeeper:
     `app/core/domain/sessions.py`."""
 
     def __init__(self, projects: OpenProjects, terminals: TerminalHost, bus: TerminalOutputBus,
-                 views: TerminalViews, events: EventSink) -> None:
+                 views: TerminalViews, events: EventSink,
+                 forget_running: ForgetAgentRunning | None = None) -> None:
         self._projects, self._terminals, self._bus = projects, terminals, bus
         self._views, self._events = views, events
+        self._forget_running = forget_running
+        self._shutting_down = False
         bus.tap_exits(self.on_exit)
+
+    def shutting_down(self) -> None:
+        """IdeA is quitting: the exits that follow are its doing, so agent cells keep
+        `agentWasRunning` (what was running is resumable at the next start)."""
+        self._shutting_down = True
 
     def after_start(self, state: ProjectState, before: set[str]) -> None:
         """`state` started sessions (it had `before`): own the new ones; a cell now showing
@@ -67,7 +77,16 @@ class SessionKeeper:
             self._events.publish(SessionExited(root, session_id, exit_code))
             if record.kind == "agent" and record.agent_id is not None:
                 self._events.publish(AgentStateChanged(root, record.agent_id, "stopped"))
+                self._agent_ended(handle.state, session_id)
             self._settle(handle)
+
+    def _agent_ended(self, state: ProjectState, session_id: str) -> None:
+        if self._forget_running is None or self._shutting_down:
+            return
+        try:
+            self._forget_running.execute(state, session_id)
+        except AppError as exc:  # the layout could not be saved: the flag stays, said once
+            log.warning("agentWasRunning of %s kept: %s", session_id, exc.message)
 
     def close_tab(self, handle: ProjectHandle) -> None:
         """The project's tab closed: plain shells end, agents keep running in the background;

@@ -23,13 +23,25 @@ ExitConsumer = Callable[[str, int | None], None]
 
 
 @dataclass(frozen=True)
+class SizeMark:
+    """From UTF-16 unit `at` of a scrollback on, the PTY was `cols` x `rows` cells."""
+
+    at: int
+    cols: int
+    rows: int
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """What a view repaints when it attaches: the recent output, the offset just after it
-    (UTF-16 units; later chunks start at or after it) and the characters produced so far."""
+    (UTF-16 units; later chunks start at or after it), the characters produced so far and the
+    PTY sizes the scrollback was produced at (`sizes[0].at == 0` when known; empty when the
+    session's size was never recorded), oldest first."""
 
     scrollback: str
     end: int
     produced: int
+    sizes: tuple[SizeMark, ...] = ()
 
 
 @dataclass
@@ -38,6 +50,25 @@ class _Stream:
     end: int = 0
     produced: int = 0
     views: dict[str, ChunkConsumer] = field(default_factory=dict)
+    #: `(stream offset in UTF-16 units, cols, rows)`, oldest first.
+    sizes: list[tuple[int, int, int]] = field(default_factory=list)
+
+
+def _utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _marks(stream: _Stream, text: str) -> tuple[SizeMark, ...]:
+    """The size marks of `stream` relative to its retained `text` (which ends at `end`)."""
+    start = stream.end - _utf16_len(text)
+    out: list[SizeMark] = []
+    for offset, cols, rows in stream.sizes:
+        at = max(0, offset - start)
+        if out and out[-1].at == at:
+            out[-1] = SizeMark(at, cols, rows)
+        else:
+            out.append(SizeMark(at, cols, rows))
+    return tuple(out)
 
 
 class TerminalOutputBus:
@@ -84,7 +115,29 @@ class TerminalOutputBus:
         with self._lock:
             stream = self._stream(session_id)
             stream.views[view] = consumer
-            return Snapshot(stream.ring.text(), stream.end, stream.produced)
+            text = stream.ring.text()
+            return Snapshot(text, stream.end, stream.produced, _marks(stream, text))
+
+    def sized(self, session_id: str, cols: int, rows: int, *, from_start: bool = False) -> None:
+        """The session's PTY is now `cols` x `rows` (`from_start`: it was spawned so, its
+        output counts from offset 0). Marks older than the retained scrollback are dropped but
+        the last one, so the bookkeeping stays as bounded as the ring."""
+        with self._lock:
+            stream = self._stream(session_id)
+            offset = 0 if from_start else stream.end
+            stream.sizes = [m for m in stream.sizes if m[0] < offset]
+            stream.sizes.append((offset, cols, rows))
+            start = stream.end - _utf16_len(stream.ring.text())
+            older = [m for m in stream.sizes if m[0] <= start]
+            if len(older) > 1:
+                stream.sizes = stream.sizes[len(older) - 1:]
+
+    def set_scrollback_chars(self, chars: int) -> None:
+        """Rings of sessions started from now on keep `chars` characters (> 0)."""
+        if chars <= 0:
+            raise ValueError("scrollback must be > 0 characters")
+        with self._lock:
+            self._scrollback_chars = chars
 
     def detach(self, session_id: str, view: str) -> None:
         """View `view` stops receiving the session's chunks (no error when it did not)."""

@@ -11,19 +11,23 @@ from app.core.ports import TerminalHost
 from app.core.usecases.open_shell import OpenShell, ShellOpened
 from app.services.open_projects import OpenProjects
 from app.services.session_keeper import SessionKeeper
-from app.services.terminal_bus import ChunkConsumer
+from app.services.terminal_bus import ChunkConsumer, SizeMark, TerminalOutputBus
 from app.services.terminal_views import TerminalViews
 
 
 @dataclass(frozen=True)
 class Attached:
     """What a view repaints on attach: `scrollback`, then only chunks at or after `end`
-    (UTF-16 offset); `alive`/`exit_code` say whether the process still runs."""
+    (UTF-16 offset); `alive`/`exit_code` say whether the process still runs; `sizes` the PTY
+    sizes (cols x rows) the scrollback was produced at, from UTF-16 index `at` on, oldest
+    first (empty when unknown): a view replays it at those sizes, so xterm.js reflows it to
+    its own instead of reading bytes meant for another width (ADR 012)."""
 
     scrollback: str
     end: int
     alive: bool
     exit_code: int | None
+    sizes: tuple[SizeMark, ...] = ()
 
 
 DEAD = Attached("", 0, False, None)
@@ -33,11 +37,11 @@ class TerminalService:
     """Terminal operations on the sessions projects own."""
 
     def __init__(self, projects: OpenProjects, keeper: SessionKeeper, terminals: TerminalHost,
-                 views: TerminalViews, open_shell: OpenShell,
+                 views: TerminalViews, open_shell: OpenShell, bus: TerminalOutputBus,
                  portal_writes: Callable[[str, str], None] = lambda session, ticket: None
                  ) -> None:
         self._projects, self._keeper, self._terminals = projects, keeper, terminals
-        self._views, self._open_shell = views, open_shell
+        self._views, self._open_shell, self._bus = views, open_shell, bus
         self._portal_writes = portal_writes
 
     def open_shell(self, root: str, node_id: str, cols: int, rows: int) -> ShellOpened:
@@ -45,6 +49,7 @@ class TerminalService:
         with self._projects.locked(root) as state:
             before = set(state.sessions)
             opened = self._open_shell.execute(state, node_id, cols, rows)
+            self._bus.sized(opened.session_id, cols, rows, from_start=True)
             self._keeper.after_start(state, before)
             return opened
 
@@ -62,7 +67,8 @@ class TerminalService:
             if record is None:
                 return DEAD
             snapshot = self._views.attach(session_id, view, consumer)
-            return Attached(snapshot.scrollback, snapshot.end, record.alive, record.exit_code)
+            return Attached(snapshot.scrollback, snapshot.end, record.alive, record.exit_code,
+                            snapshot.sizes)
 
     def detach(self, session_id: str, view: str) -> None:
         """View `view` no longer shows `session_id` (the session keeps running)."""
@@ -86,6 +92,7 @@ class TerminalService:
             raise AppError(NOT_FOUND, f"no running terminal session {session_id}",
                            {"sessionId": session_id})
         self._terminals.resize(session_id, cols, rows)
+        self._bus.sized(session_id, cols, rows)
 
     def ack(self, session_id: str, view: str, chars: int) -> None:
         """Flow control: view `view` consumed `chars` characters."""

@@ -110,6 +110,12 @@ class FakeFileSystem:
                       if p != path and not p.startswith(path + "/")}
         self.dirs = {d for d in self.dirs if d != path and not d.startswith(path + "/")}
 
+    def move(self, path: str, target: str) -> None:
+        if self._locked(path) or path not in self.files or self.exists(target):
+            raise AppError(NOT_WRITABLE, f"cannot move {path} to {target}")
+        self.files[target] = self.files.pop(path)
+        self.writes.append(target)
+
 
 class FakeTerminalHost:
     """The `TerminalHost` port in memory: spawned specs are recorded; sessions stay alive until

@@ -43,6 +43,8 @@ async function boot(): Promise<void> {
   const services = createServices(gateway);
   window.__ideaTerminalText = (sessionId) => services.terminals.textOf(sessionId);
   mount(App, { target: document.getElementById('app')!, props: { services } });
+  // Preferences first: the terminals the start-up reopens use the saved font and scrollback.
+  await services.workbench.load();
   await services.workspace.start();
   window.__ideaReady = true;
 }

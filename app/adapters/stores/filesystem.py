@@ -123,6 +123,17 @@ class LocalFileSystem:
     def remove_tree(self, path: str) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
+    def move(self, path: str, target: str) -> None:
+        """Rename ``path`` to ``target`` (bytes untouched). A ``target`` that exists is
+        refused, never replaced. Raises ``AppError(NOT_WRITABLE)``."""
+        if os.path.lexists(target):
+            raise AppError(NOT_WRITABLE, f"cannot move {path}: {target} exists")
+        try:
+            os.rename(path, target)
+        except OSError as exc:
+            raise AppError(NOT_WRITABLE, f"cannot move {path} to {target}: {exc.strerror}") \
+                from exc
+
 
 def _read_umask() -> int:
     # os.umask can only be read by setting it: done once, at import, before any thread starts.

@@ -24,6 +24,7 @@ from app.core.usecases.project_state import (
     AGENTS_FILE,
     LAYOUTS_FILE,
     PROJECT_FILE,
+    START_FRESH,
     Problem,
     ProjectState,
     clean_root,
@@ -47,9 +48,10 @@ def read_json(fs: FileSystem, path: str, model: type[M]) -> M | None:
 
 
 def _load_part(fs: FileSystem, path: str, model: type[M], problems: list[Problem],
-               check: Callable[[M], None] | None = None) -> tuple[M | None, bool]:
+               check: Callable[[M], None] | None = None,
+               recovery: str | None = None) -> tuple[M | None, bool]:
     """Return `(value, ok)`; when the file is corrupt (or `check` raises INVALID) append a
-    problem and return `(None, False)`."""
+    problem (offering `recovery`) and return `(None, False)`."""
     try:
         value = read_json(fs, path, model)
         if value is not None and check is not None:
@@ -58,7 +60,7 @@ def _load_part(fs: FileSystem, path: str, model: type[M], problems: list[Problem
         if exc.code not in (CORRUPT_FILE, INVALID):
             raise
         # The problem names its file already: the message says only what is wrong in it.
-        problems.append(Problem(path, exc.message.removeprefix(f"{path}: ")))
+        problems.append(Problem(path, exc.message.removeprefix(f"{path}: "), recovery))
         return None, False
     return value, True
 
@@ -67,7 +69,10 @@ def load_project(fs: FileSystem, root: str, new_id: Callable[[], str]) -> Projec
     """Load `<root>/.ideai/` into a fresh `ProjectState` (writes nothing).
 
     Missing `agents.json` → empty manifest; missing `layouts.json` → default doc (written on the
-    first edit); a corrupt file → `None` + a problem.
+    first edit); a corrupt `agents.json` or `project.json` → `None` + a problem; a corrupt
+    `layouts.json` → a fresh default doc kept in memory (`layouts_broken`) + a problem offering
+    `START_FRESH`. An agent whose persona path leaves `.ideai/` is reported too (the agent stays
+    listed; launching it is refused).
     """
     root = clean_root(root)
     problems: list[Problem] = []
@@ -75,13 +80,31 @@ def load_project(fs: FileSystem, root: str, new_id: Callable[[], str]) -> Projec
     manifest, ok_agents = _load_part(fs, ideai_path(root, AGENTS_FILE), AgentManifest, problems,
                                      validate_manifest)
     layouts, ok_layouts = _load_part(fs, ideai_path(root, LAYOUTS_FILE), LayoutDoc, problems,
-                                     validate_doc)
+                                     validate_doc, START_FRESH)
     if manifest is None and ok_agents:
         manifest = AgentManifest()
-    if layouts is None and ok_layouts:
+    if manifest is not None:
+        problems += _escaping_personas(ideai_path(root, AGENTS_FILE), manifest)
+    if layouts is None:
         layouts = default_layout_doc(new_id)
     name = meta.name if meta is not None and meta.name else root_basename(root)
-    return ProjectState(root, name, meta, manifest, layouts, problems)
+    return ProjectState(root, name, meta, manifest, layouts, problems,
+                        layouts_broken=not ok_layouts)
+
+
+def _escaping_personas(file: str, manifest: AgentManifest) -> list[Problem]:
+    """One problem per agent whose `mdPath` would leave `.ideai/`."""
+    out = []
+    for i, entry in enumerate(manifest.agents):
+        if _escapes(entry.md_path):
+            out.append(Problem(file, f"agents[{i}].mdPath: '{entry.md_path}' is outside .ideai/ "
+                               f"({entry.name} cannot be launched until it points inside)"))
+    return out
+
+
+def _escapes(md_path: str) -> bool:
+    rel = posixpath.normpath(md_path.replace("\\", "/"))
+    return rel.startswith(("/", "..")) or (len(rel) > 1 and rel[1] == ":")
 
 
 def _corrupt(state: ProjectState, file: str) -> AppError:
@@ -98,7 +121,8 @@ def require_manifest(state: ProjectState) -> AgentManifest:
 
 
 def require_layouts(state: ProjectState) -> LayoutDoc:
-    """The loaded layouts; raises `AppError(CORRUPT_FILE)` when `layouts.json` is corrupt."""
+    """The layouts (a fresh in-memory one when `layouts.json` is broken); raises
+    `AppError(CORRUPT_FILE)` when there are none."""
     if state.layouts is None:
         raise _corrupt(state, LAYOUTS_FILE)
     return state.layouts
@@ -113,10 +137,13 @@ def save_manifest(fs: FileSystem, state: ProjectState, manifest: AgentManifest) 
 
 def save_layouts(fs: FileSystem, state: ProjectState, doc: LayoutDoc, record: bool) -> LayoutDoc:
     """Validate and write `layouts.json` atomically, then update `state` (and the undo history
-    when `record`). Raises INVALID, CORRUPT_FILE or NOT_WRITABLE; returns `doc`."""
+    when `record`); while the file is broken (`layouts_broken`) nothing is written: the
+    broken file is never overwritten silently. Raises INVALID, CORRUPT_FILE or NOT_WRITABLE;
+    returns `doc`."""
     before = require_layouts(state)
     validate_doc(doc)
-    fs.write_text_atomic(state.path(LAYOUTS_FILE), dump_document(doc))
+    if not state.layouts_broken:
+        fs.write_text_atomic(state.path(LAYOUTS_FILE), dump_document(doc))
     if record:
         state.history = state.history.record(before.active_id, before.active.root)
     state.layouts = doc
@@ -139,7 +166,7 @@ def persona_path(state: ProjectState, entry: AgentEntry) -> str:
 
     Raises `AppError(INVALID)` when `md_path` would leave `.ideai/`.
     """
-    rel = posixpath.normpath(entry.md_path.replace("\\", "/"))
-    if rel.startswith(("/", "..")):
+    if _escapes(entry.md_path):
         raise AppError(INVALID, f"persona path escapes .ideai/: {entry.md_path}")
+    rel = posixpath.normpath(entry.md_path.replace("\\", "/"))
     return state.path(*rel.split("/"))

@@ -31,31 +31,54 @@ def clean_root(root: str) -> str:
     return stripped or root
 
 
+def expand_home(path: str, home: str) -> str:
+    """`path` with a leading `~` (alone, or before `/` or `\\`) replaced by `home` (absolute);
+    unchanged when `home` is empty or the path does not start so (`~user` is left alone)."""
+    stripped = path.strip()
+    if not home or not stripped.startswith("~"):
+        return path
+    if stripped == "~" or stripped[1] in "/\\":
+        return clean_root(home) + stripped[1:]
+    return path
+
+
 def root_basename(root: str) -> str:
     """Last component of `root` (`/` or `\\` separated), used as default project name."""
     return clean_root(root).replace("\\", "/").rsplit("/", 1)[-1] or root
 
 
+#: `Problem.recovery` of an unreadable `layouts.json`: keep it as `.bak` and start fresh.
+START_FRESH = "startFresh"
+
+
 @dataclass(frozen=True)
 class Problem:
-    """A project file that could not be read: absolute `file` and a human `message`."""
+    """A project file that could not be read: absolute `file` and a human `message`;
+    `recovery` names what the user can do about it in one click (`START_FRESH`), if anything."""
 
     file: str
     message: str
+    recovery: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Encode as `{"file", "message"}`."""
-        return {"file": self.file, "message": self.message}
+        """Encode as `{"file", "message", "recovery"?}`."""
+        out: dict[str, Any] = {"file": self.file, "message": self.message}
+        if self.recovery is not None:
+            out["recovery"] = self.recovery
+        return out
 
 
 @dataclass
 class ProjectState:
     """Mutable state of an open project.
 
-    `manifest`/`layouts` are `None` when their file is corrupt (then `problems` names it and the
-    file is never written). `history` is the layout undo/redo stack; `sessions` holds every
-    session the project owns (running, or ended and still shown in a cell), by session id;
-    `endpoint` is the address agents reach IdeA at (None while delegation is unavailable).
+    `manifest` is `None` when `agents.json` is corrupt (then `problems` names it and the file is
+    never written). A corrupt `layouts.json` gives a fresh single-cell `layouts` in memory with
+    `layouts_broken` set: edits apply but nothing is written until the user keeps the broken
+    file as `.bak` and starts fresh (`StartFreshLayouts`). `history` is the layout undo/redo
+    stack; `sessions` holds every session the project owns (running, or ended and still
+    shown in a cell), by session id; `endpoint` is the address agents reach IdeA at (None
+    while delegation is unavailable).
     """
 
     root: str
@@ -69,6 +92,8 @@ class ProjectState:
     endpoint: str | None = None
     #: Agents working on a headless (structured) turn: agent id -> that turn's session id.
     headless: dict[str, str] = field(default_factory=dict)
+    #: `layouts.json` could not be read: `layouts` is a fresh one kept in memory only.
+    layouts_broken: bool = False
 
     def path(self, *parts: str) -> str:
         """Absolute path under this project's `.ideai/`."""

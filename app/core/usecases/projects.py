@@ -74,15 +74,18 @@ class OpenProject:
         """Load `<root>/.ideai/`; corrupt files become `state.problems` (never rewritten).
 
         With `create_if_missing` (command line `--project DIR`) a missing folder or `.ideai/`
-        is created as by `CreateProject`. Raises `NOT_FOUND` when `root` or `.ideai/` is
+        is created as by `CreateProject`. Raises `NOT_FOUND` when `root` (details `reason:
+        "folderMissing"`) or `.ideai/` (`"notAProject"`: the UI offers to initialise it) is
         missing, `NOT_WRITABLE` when creation fails. Publishes `ProblemRaised` per corrupt file.
         """
         root = clean_root(root)
         if not self._fs.is_dir(ideai_path(root)):
             if not create_if_missing:
-                missing = root if not self._fs.is_dir(root) else ideai_path(root)
-                raise AppError(NOT_FOUND, f"not an IdeA project: {missing} is missing",
-                               {"root": root})
+                if not self._fs.is_dir(root):
+                    raise AppError(NOT_FOUND, f"not an IdeA project: {root} is missing",
+                                   {"root": root, "reason": "folderMissing"})
+                raise AppError(NOT_FOUND, f"not an IdeA project yet: {ideai_path(root)} is "
+                               "missing", {"root": root, "reason": "notAProject"})
             return CreateProject(self._fs, self._ids, self._clock, self._events,
                                  self._data_dir).execute(root)
         return _loaded(self._fs, self._events, self._data_dir, root, self._ids, self._clock)
@@ -94,7 +97,8 @@ def _loaded(fs: FileSystem, events: EventSink, data_dir: str, root: str, ids: Id
     state = load_project(fs, root, ids.new_id)
     record_recent(fs, data_dir, root, state.name, clock.now_ms())
     for problem in state.problems:
-        events.publish(ProblemRaised(problem.file, problem.message, state.root))
+        events.publish(ProblemRaised(problem.file, problem.message, state.root,
+                                    problem.recovery))
     return state
 
 

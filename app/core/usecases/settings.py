@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import posixpath
+from typing import Any
 
 from app.core.domain.documents import dump_document, parse_document
 from app.core.domain.project import Settings
+from app.core.errors import INVALID, AppError
 from app.core.ports import FileSystem
 
 SETTINGS_FILE = "settings.json"
@@ -47,3 +49,42 @@ class MarkFirstRunDone:
         self._fs.write_text_atomic(posixpath.join(data_dir, SETTINGS_FILE),
                                    dump_document(settings))
         return settings
+
+
+#: The sections of `settings.json` the window may change, and their keys.
+EDITABLE = {"terminal": ("fontSize", "scrollbackLines"),
+            "ui": ("sidePanelWidth", "sidePanelCollapsed")}
+
+
+class UpdateSettings:
+    """Change some of the user's preferences (terminal font size and scrollback, side panel)."""
+
+    def __init__(self, fs: FileSystem, data_dir: str) -> None:
+        self._fs, self._data_dir = fs, data_dir
+
+    def execute(self, patch: dict[str, Any]) -> Settings:
+        """Merge `patch` (`{"terminal"?: {...}, "ui"?: {...}}`, camelCase keys of `EDITABLE`)
+        into `settings.json` (unknown keys kept) and return what was written.
+
+        Raises `INVALID` naming the field (`settings.terminal.fontSize: …`, an unknown key),
+        `CORRUPT_FILE` (the unreadable file is not overwritten), `NOT_WRITABLE`.
+        """
+        if not isinstance(patch, dict):
+            raise AppError(INVALID, "settings: expected an object", {"field": ""})
+        current = _read(self._fs, self._data_dir)
+        merged = current.to_json()
+        for section, values in patch.items():
+            allowed = EDITABLE.get(section)
+            if allowed is None or not isinstance(values, dict):
+                raise AppError(INVALID, f"settings.{section}: cannot be changed here",
+                               {"field": section})
+            for key in values:
+                if key not in allowed:
+                    raise AppError(INVALID, f"settings.{section}.{key}: unknown setting",
+                                   {"field": f"{section}.{key}"})
+            merged[section] = {**merged.get(section, {}), **values}
+        updated = Settings.from_json(merged, "settings")
+        self._fs.make_dirs(self._data_dir)
+        self._fs.write_text_atomic(posixpath.join(self._data_dir, SETTINGS_FILE),
+                                   dump_document(updated))
+        return updated

@@ -43,7 +43,7 @@ def test_session_and_attach_dtos() -> None:
     assert session_dto(agent).wire() == {"sessionId": "s2", "kind": "agent", "agentId": "a1",
                                          "alive": False, "exitCode": 3, "title": "Main"}
     assert attach_dto(Attached("hi", 2, True, None)).wire() == {
-        "scrollback": "hi", "end": 2, "alive": True, "exitCode": None}
+        "scrollback": "hi", "end": 2, "alive": True, "exitCode": None, "sizes": []}
 
 
 def test_input_forms_are_validated_with_the_field_named() -> None:

@@ -2,6 +2,7 @@
 
 import pytest
 
+from app.core.domain.layout_nodes import leaves
 from app.core.errors import AppError
 from app.core.events import (
     AgentStateChanged,
@@ -85,8 +86,24 @@ def test_agent_exit_publishes_stopped_and_frees_the_agent() -> None:
     started = w.timeline.of(SessionStarted)[-1]
     assert started.session.kind == "agent" and started.session.agent_id == agent
     w.host.exit(sid, 0)
-    assert w.timeline.items[-1] == AgentStateChanged(ROOT, agent, "stopped")
+    stopped, changed = w.timeline.items[-2:]
+    assert stopped == AgentStateChanged(ROOT, agent, "stopped")
+    # its cell keeps the agent (for Relaunch) but no longer says it was running
+    assert isinstance(changed, LayoutChanged)
+    [cell] = [lf for lf in leaves(changed.layouts.active.root) if lf.session == sid]
+    assert cell.agent == agent and not cell.agent_was_running
+    saved = w.fs.files[f"{ROOT}/.ideai/layouts.json"]
+    assert sid in saved and "agentWasRunning" not in saved
     assert w.s.projects.view(ROOT).agents[0].session is None
+
+
+def test_agents_killed_at_shutdown_stay_resumable() -> None:
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    _, sid = _agent(w)
+    w.container.services.keeper.shutting_down()
+    w.host.exit(sid, None)
+    assert "agentWasRunning" in w.fs.files[f"{ROOT}/.ideai/layouts.json"]
 
 
 def test_closing_a_tab_ends_shells_keeps_agents_and_reopening_finds_them() -> None:

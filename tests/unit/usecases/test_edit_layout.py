@@ -59,11 +59,13 @@ def test_invalid_op_changes_nothing() -> None:
     assert err.value.code == "NOT_FOUND" and state.layouts == before and fs.writes == writes
 
 
-def test_corrupt_layouts_refuse_edits_and_stay_untouched() -> None:
+def test_corrupt_layouts_edit_a_fresh_layout_in_memory_and_the_file_stays_untouched() -> None:
     fs, ids, state = original_project(layouts_json="{nope")
-    with pytest.raises(AppError) as err:
-        EditLayout(fs, ids, FakeEventSink()).execute(state, {"kind": "close", "nodeId": "a"})
-    assert err.value.code == "CORRUPT_FILE"
+    assert state.layouts_broken and state.layouts is not None
+    leaf_id = state.layouts.active.root.id
+    doc = EditLayout(fs, ids, FakeEventSink()).execute(
+        state, {"kind": "split", "nodeId": leaf_id, "direction": "row"})
+    assert len(leaves(doc.active.root)) == 2 and state.layouts == doc
     assert fs.files[LAYOUTS] == "{nope"
 
 

@@ -123,13 +123,17 @@ def test_layouts_breaking_an_invariant_are_a_problem() -> None:
     raw = json.loads(samples.LAYOUTS_JSON)
     raw["layouts"][1]["id"] = raw["layouts"][0]["id"]
     _, _, state = original_project(layouts_json=json.dumps(raw))
-    assert state.layouts is None
+    assert state.layouts_broken
     assert state.problems[0].message == "invalid layout: a layout id is used twice"
+    assert state.problems[0].recovery == "startFresh"
 
 
 def test_wrong_shape_layouts_is_a_problem() -> None:
     _, _, state = original_project(layouts_json='{"version": 1, "layouts": "no"}')
-    assert state.layouts is None and state.manifest is not None
+    assert state.manifest is not None and state.layouts_broken
+    # a fresh single-cell layout in memory
+    assert state.layouts is not None and len(state.layouts.layouts) == 1
+    assert state.layouts.active.root.node_type == "leaf"
     assert state.problems[0].file.endswith("layouts.json")
 
 
@@ -187,3 +191,22 @@ def test_a_duplicate_agent_id_is_a_problem_naming_the_entry() -> None:
     [problem] = state.problems
     assert problem.message == "agents[1].agentId: duplicate agent id 'a' (also agents[0])"
     assert state.manifest is None and fs.files[f"{ROOT}/.ideai/agents.json"] == bad
+
+
+def test_a_persona_path_outside_ideai_is_reported_at_open() -> None:
+    escaping = samples.AGENTS_JSON.replace('"agents/main.md"', '"../../etc/main.md"')
+    _, _, state = original_project(agents_json=escaping)
+    assert state.manifest is not None and len(state.manifest.agents) == 2  # still listed
+    [problem] = state.problems
+    assert problem.file.endswith("/.ideai/agents.json")
+    assert problem.message.startswith("agents[0].mdPath: '../../etc/main.md' is outside .ideai/")
+
+
+def test_a_typed_tilde_is_the_home_folder() -> None:
+    from app.core.usecases.project_state import expand_home
+
+    assert expand_home("~", "/home/u/") == "/home/u"
+    assert expand_home("~/work/p", "/home/u") == "/home/u/work/p"
+    assert expand_home("~bob/p", "/home/u") == "~bob/p"
+    assert expand_home("/abs/~/p", "/home/u") == "/abs/~/p"
+    assert expand_home("~/p", "") == "~/p"

@@ -2,6 +2,7 @@ import type { Gateway } from '../lib/ports';
 import type { Services } from '../lib/services';
 import { Workspace } from '../features/projects/workspace.svelte';
 import { TerminalHub } from '../features/terminals/terminal-hub.svelte';
+import { Workbench } from '../features/workbench/workbench.svelte';
 
 /**
  * Builds the window's services over a gateway: the workspace (tabs, banner), the terminal hub
@@ -23,5 +24,6 @@ export function createServices(gateway: Gateway): Services {
     terminals.handlePush(batch);
     workspace.handlePush(batch);
   });
-  return { gateway, workspace, terminals };
+  const workbench = new Workbench(gateway, workspace, terminals);
+  return { gateway, workspace, terminals, workbench };
 }

@@ -12,6 +12,11 @@
 export interface Problem {
   file: string;
   message: string;
+  /**
+   * The one-click way out the UI offers: `startFresh` (an unreadable `layouts.json`: keep it
+   * as `.bak` and write the fresh layout the project uses meanwhile, `layout.startFresh`).
+   */
+  recovery?: 'startFresh';
 }
 
 export interface AppInfo {
@@ -300,12 +305,43 @@ export interface LaunchResult {
   layouts: LayoutDoc;
 }
 
+/** From UTF-16 index `at` of a scrollback on, the PTY was `cols` × `rows` cells. */
+export interface SizeMark {
+  at: number;
+  cols: number;
+  rows: number;
+}
+
 export interface AttachResult {
   scrollback: string;
   /** Output offset (UTF-16 units since the session started) just after `scrollback`. */
   end: number;
   alive: boolean;
   exitCode: number | null;
+  /**
+   * The PTY sizes the scrollback was produced at, oldest first (`sizes[0].at === 0`); empty
+   * or absent when unknown. A view replays the scrollback at those sizes, then fits its cell
+   * (xterm.js reflows wrapped lines) — docs/adr/007-terminal-repaint.md.
+   */
+  sizes?: SizeMark[];
+}
+
+/** `layout.startFresh`: the layouts now in `layouts.json`, and where the broken file went. */
+export interface FreshStart {
+  layouts: LayoutDoc;
+  backup: string;
+}
+
+/** The preferences the window edits (`settings.json` in the app data dir). */
+export interface Settings {
+  terminal: { fontSize: number; scrollbackLines: number };
+  ui: { sidePanelWidth: number; sidePanelCollapsed: boolean };
+}
+
+/** A partial change of `Settings` (`settings.update`). */
+export interface SettingsPatch {
+  terminal?: Partial<Settings['terminal']>;
+  ui?: Partial<Settings['ui']>;
 }
 
 /** One target's answer to `orchestration.send`: its ticket, or why its mailbox refused. */
@@ -489,7 +525,9 @@ export interface DelegationDTO {
  * session that no cell shows: the UI drops every trace of it.
  */
 export type PushEvent =
-  | { type: 'problem'; root?: string; file: string; message: string }
+  | { type: 'problem'; root?: string; file: string; message: string; recovery?: 'startFresh' }
+  /** The problem with `file` is gone (the user recovered it, maybe in another window). */
+  | { type: 'problemResolved'; root?: string; file: string }
   | { type: 'layoutChanged'; root: string; layouts: LayoutDoc }
   | { type: 'sessionStarted'; root: string; session: SessionDTO }
   | { type: 'sessionExited'; root: string; sessionId: string; exitCode: number | null }
@@ -662,6 +700,23 @@ export interface LayoutGateway {
    * session empties the cell: the backend detaches (never kills) what ran there.
    */
   edit(root: string, op: LayoutOp): Promise<LayoutDoc>;
+  /**
+   * Cell `nodeId` of the active layout shows `sessionId` (moved there when another cell showed
+   * it); what the cell showed before keeps running, detached. `NOT_FOUND` for an unknown
+   * session or cell.
+   */
+  showSession(root: string, sessionId: string, nodeId: string): Promise<LayoutDoc>;
+  /**
+   * The project's `layouts.json` could not be read: keep it as `.bak` and write the layouts
+   * used meanwhile. `INVALID` when the file is readable.
+   */
+  startFresh(root: string): Promise<FreshStart>;
+}
+
+export interface SettingsGateway {
+  get(): Promise<Settings>;
+  /** Saves the changed values; answers the whole settings. `INVALID` names a bad field. */
+  update(patch: SettingsPatch): Promise<Settings>;
 }
 
 export interface AgentsGateway {
@@ -811,6 +866,7 @@ export interface Gateway {
   readonly conversations: ConversationsGateway;
   readonly permissions: PermissionsGateway;
   readonly resume: ResumeGateway;
+  readonly settings: SettingsGateway;
   /** Subscribes to pushes; batches received before the first subscriber are replayed to it. */
   onPush(handler: PushHandler): Unsubscribe;
 }

@@ -59,6 +59,7 @@ export function agent(agentId: string, name: string, profileId = 'claude-code'):
 /** Renders the whole app over the harness, starts it and opens `root`; resolves once cells show. */
 export async function openProject(h: Harness, root = '/p'): Promise<void> {
   render(App, { props: { services: h }, context: h.context });
+  await h.workbench.load();
   await h.workspace.start();
   await h.workspace.open(root);
   await screen.findAllByTestId('cell');

@@ -20,8 +20,8 @@ describe('ProblemsBanner', () => {
     render(ProblemsBanner, { context: h.context });
     await h.workspace.open('/p');
 
-    h.gateway.push({ events: [{ type: 'problem', root: '/p', file: '.ideai/agents.json', message: 'unexpected token' }] });
-    expect(await screen.findByTestId('banner')).toHaveTextContent('.ideai/agents.json: unexpected token');
+    h.gateway.push({ events: [{ type: 'problem', root: '/p', file: '.ideai/project.json', message: 'unexpected token' }] });
+    expect(await screen.findByTestId('banner')).toHaveTextContent('.ideai/project.json: unexpected token');
 
     await fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByTestId('banner')).not.toBeInTheDocument();

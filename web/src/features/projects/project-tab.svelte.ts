@@ -435,6 +435,30 @@ export class ProjectTab {
     if (await this.editLayout({ kind: 'assign', nodeId, session: session.sessionId })) this.requestFocus(nodeId);
   }
 
+  // -- workbench: the sessions panel ----------------------------------------------------------
+
+  /**
+   * Shows a live session in cell `nodeId` (`layout.showSession`): moved there when another cell
+   * showed it; what the cell showed keeps running, detached. Returns false (and reports) when
+   * the backend refused.
+   */
+  async showSessionIn(sessionId: string, nodeId: string): Promise<boolean> {
+    try {
+      this.applyLayouts(await this.#gateway.layout.showSession(this.root, sessionId, nodeId));
+      this.#notices.resolved('layout');
+      this.requestFocus(nodeId);
+      return true;
+    } catch (error) {
+      this.#notices.report(error, 'Could not show the session there', 'layout');
+      return false;
+    }
+  }
+
+  /** The cell of the active layout showing `sessionId`, if any. */
+  cellOfSession(sessionId: string): string | null {
+    return leafWithSession(this.#layoutRoot, sessionId)?.id ?? null;
+  }
+
   /** `sessionStarted`: the project has a new session (or news of a known one). */
   sessionStarted(session: SessionDTO): void {
     const known = this.#sessions.some((s) => s.sessionId === session.sessionId);

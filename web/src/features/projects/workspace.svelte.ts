@@ -29,6 +29,19 @@ export interface Notice {
   kind: NoticeKind;
   /** Project the notice belongs to; absent for app-wide ones. */
   root?: string;
+  /** A problem's one-click way out (`startFresh`: keep the broken `layouts.json` as `.bak`). */
+  recovery?: 'startFresh';
+}
+
+/** A problem with this file shows in the agents panel itself, not in the banner. */
+export function isAgentsFileProblem(notice: Notice): boolean {
+  return notice.kind === 'problem' && /[\\/]agents\.json$/.test(notice.title);
+}
+
+/** "Open project…" found a folder without `.ideai/`: the window offers to initialise it. */
+export interface InitOffer {
+  root: string;
+  message: string;
 }
 
 /** Path comparison key: trailing separators dropped, backslashes unified. */
@@ -54,8 +67,9 @@ export class Workspace {
 
   readonly #activeTab: ProjectTab | null = $derived(this.#tabs.find((t) => t.root === this.#activeRoot) ?? null);
   readonly #visibleNotices: Notice[] = $derived(
-    this.#notices.filter((n) => n.root === undefined || n.root === this.#activeRoot),
+    this.#notices.filter((n) => (n.root === undefined || n.root === this.#activeRoot) && !isAgentsFileProblem(n)),
   );
+  #initOffer = $state.raw<InitOffer | null>(null);
 
   #gateway: Gateway;
   #nextNoticeId = 1;
@@ -107,6 +121,46 @@ export class Workspace {
     return this.#visibleNotices;
   }
 
+  /** The project's `agents.json` problem (the agents panel states it), if any. */
+  agentsProblem(root: string): Notice | undefined {
+    return this.#notices.find((n) => n.root === root && isAgentsFileProblem(n));
+  }
+
+  /** A folder "Open project…" found without `.ideai/`, waiting for the user's answer. */
+  get initOffer(): InitOffer | null {
+    return this.#initOffer;
+  }
+
+  /** The user declined to initialise the folder. */
+  declineInit(): void {
+    this.#initOffer = null;
+  }
+
+  /** The user accepted: `.ideai/` is created there and the project opens. */
+  async acceptInit(): Promise<boolean> {
+    const offer = this.#initOffer;
+    this.#initOffer = null;
+    return offer ? this.create(offer.root) : false;
+  }
+
+  /**
+   * "Keep the broken file as .bak and start fresh" (`layout.startFresh`): the tab takes the
+   * layouts now written; the problem goes (its `problemResolved` push says so too).
+   */
+  async startFresh(root: string): Promise<void> {
+    const tab = this.tabFor(root);
+    if (!tab) return;
+    try {
+      const fresh = await this.#gateway.layout.startFresh(tab.root);
+      tab.applyLayouts(fresh.layouts);
+      this.#notices = this.#notices.filter((n) => !(n.root === tab.root && n.recovery === 'startFresh'));
+      this.toasts.show({ message: `The broken layouts file is kept as ${fresh.backup}`, tone: 'info', root: tab.root });
+      this.resolved('layout', tab.root);
+    } catch (error) {
+      this.report(error, 'Could not start with a fresh layout', { root: tab.root, kind: 'layout' });
+    }
+  }
+
   get showWizard(): boolean {
     return this.#showWizard;
   }
@@ -125,7 +179,7 @@ export class Workspace {
     try {
       const info = await this.#gateway.app.info();
       this.#info = info;
-      for (const problem of info.problems ?? []) this.#addNotice('problem', problem.file, problem.message);
+      for (const problem of info.problems ?? []) this.#addNotice('problem', problem.file, problem.message, undefined, problem.recovery);
       this.#wizardMode = 'first-run';
       this.#showWizard = info.firstRun;
       await Promise.all([this.reloadProfiles(), this.reloadRecent()]);
@@ -181,6 +235,12 @@ export class Workspace {
       void this.reloadRecent();
       return true;
     } catch (error) {
+      const failure = asGatewayError(error);
+      if (failure.code === 'NOT_FOUND' && failure.details.reason === 'notAProject') {
+        const folder = typeof failure.details.root === 'string' ? failure.details.root : root;
+        this.#initOffer = { root: folder, message: failure.message };
+        return false;
+      }
       this.report(error, `Could not open ${root}`, { kind: 'project' });
       return false;
     }
@@ -276,7 +336,12 @@ export class Workspace {
   handlePush(batch: PushBatch): void {
     for (const event of batch.events ?? []) {
       if (event.type === 'problem') {
-        this.#addNotice('problem', event.file, event.message, this.tabFor(event.root)?.root);
+        this.#addNotice('problem', event.file, event.message, this.tabFor(event.root)?.root, event.recovery);
+        continue;
+      }
+      if (event.type === 'problemResolved') {
+        const root = this.tabFor(event.root)?.root;
+        this.#notices = this.#notices.filter((n) => !(n.kind === 'problem' && n.title === event.file && n.root === root));
         continue;
       }
       const tab = this.tabFor(event.root);
@@ -397,12 +462,21 @@ export class Workspace {
     });
     this.#tabs = [...this.#tabs, tab];
     this.#activeRoot = tab.root;
-    for (const problem of dto.problems ?? []) this.#addNotice('problem', problem.file, problem.message, tab.root);
+    for (const problem of dto.problems ?? []) this.#addNotice('problem', problem.file, problem.message, tab.root, problem.recovery);
   }
 
-  #addNotice(kind: NoticeKind, title: string, message: string, root?: string): void {
-    const duplicate = this.#notices.some((n) => n.title === title && n.message === message && n.root === root);
-    if (duplicate) return;
-    this.#notices = [...this.#notices, { id: this.#nextNoticeId++, kind, title, message, root }];
+  #addNotice(kind: NoticeKind, title: string, message: string, root?: string, recovery?: 'startFresh'): void {
+    if (kind === 'problem') {
+      // A file's problem is stated once, however often it is reported (start-up, a push heard
+      // before its tab existed, the open answer): the project's report replaces an app-wide one.
+      const same = this.#notices.find((n) => n.kind === 'problem' && n.title === title && (n.root === root || n.root === undefined));
+      if (same && (same.root !== undefined || root === undefined)) return;
+      if (same) this.#notices = this.#notices.filter((n) => n !== same);
+    } else if (this.#notices.some((n) => n.title === title && n.root === root && n.message === message)) {
+      return;
+    }
+    const notice: Notice = { id: this.#nextNoticeId++, kind, title, message, root };
+    if (recovery) notice.recovery = recovery;
+    this.#notices = [...this.#notices, notice];
   }
 }

@@ -4,7 +4,7 @@ import { Terminal } from '@xterm/xterm';
 import { harness, settle } from '../../test/harness';
 import TerminalView from './TerminalView.svelte';
 
-type FakeTerminal = Terminal & { written: string[]; emitData(data: string): void };
+type FakeTerminal = Terminal & { written: string[]; resizes: [number, number][]; emitData(data: string): void };
 const instances = () => (Terminal as unknown as { instances: FakeTerminal[] }).instances;
 
 function spawned(h: ReturnType<typeof harness>, scrollback = '$ ') {
@@ -234,5 +234,31 @@ describe('TerminalHub and released sessions', () => {
     h.gateway.push({ events: [{ type: 'sessionExited', root: '/p', sessionId: 'elsewhere', exitCode: 1 }] });
     await settle();
     expect(h.terminals.statusOf('elsewhere')).toBeUndefined();
+  });
+});
+
+describe('TerminalView repaint at the PTY sizes', () => {
+  beforeEach(() => {
+    instances().length = 0;
+  });
+
+  it('replays each piece of the scrollback at its size, then returns to the view size (the PTY told once)', async () => {
+    const h = harness();
+    const id = h.gateway.seedSession({ sessionId: 's1', root: '/p', scrollback: 'wide part|narrow part' });
+    h.gateway.backend.sessions.get(id)!.sizes = [
+      { at: 0, cols: 120, rows: 40 },
+      { at: 10, cols: 60, rows: 20 },
+    ];
+    render(TerminalView, { props: { sessionId: id }, context: h.context });
+    await settle();
+    const term = instances()[0];
+    expect(term.written.slice(0, 2)).toEqual(['wide part|', 'narrow part']);
+    expect(term.resizes).toEqual([
+      [120, 40],
+      [60, 20],
+      [80, 24],
+    ]);
+    // Only the view's size reaches the PTY, never a replay size.
+    expect(h.gateway.callsOf('terminals.resize')).toEqual([['s1', 80, 24]]);
   });
 });

@@ -4,10 +4,13 @@ import { FitAddon } from '@xterm/addon-fit';
 import { WebglAddon } from '@xterm/addon-webgl';
 import { AckBatcher } from '../../lib/domain/ack-counter';
 import { ContextBudget } from '../../lib/domain/context-budget';
+import { SearchAddon, type ISearchOptions } from '@xterm/addon-search';
+import { repaintSteps } from '../../lib/domain/repaint';
+import { ScrollKeeper } from '../../lib/domain/scroll-keeper';
 import { unseenPart, type PendingChunk } from '../../lib/domain/attach-merge';
 import { KeystrokeSequences } from '../../lib/domain/keystroke-sequence';
 import { WritePortal, type Delivery } from '../../lib/domain/write-portal';
-import { GatewayError, asGatewayError, type DelegationReady, type Gateway, type PushBatch } from '../../lib/ports';
+import { GatewayError, asGatewayError, type AttachResult, type DelegationReady, type Gateway, type PushBatch } from '../../lib/ports';
 import { copyText } from './clipboard';
 import { isAppShortcut } from '../layout/shortcuts';
 
@@ -55,7 +58,33 @@ interface PooledTerminal {
   portal: WritePortal | null;
   /** The project of an agent session (its portal reports the human line there). */
   root: string | null;
+  /** Scrollback search (Ctrl+Shift+F). */
+  search: SearchAddon;
+  /** Keeps a scrolled-back view in place through a TUI's full repaints. */
+  scroll: ScrollKeeper;
+  /** The scrollback is being replayed at its own sizes: the PTY is not told the size yet. */
+  replaying: boolean;
 }
+
+/** What a search in a terminal found: the match shown (0-based, -1 none) of how many. */
+export interface SearchResults {
+  index: number;
+  count: number;
+}
+
+/** Search options of the find bar, as `@xterm/addon-search` takes them. */
+export interface FindOptions {
+  caseSensitive?: boolean;
+  regex?: boolean;
+}
+
+/** Highlights of matches (the addon draws them as decorations). */
+const SEARCH_DECORATIONS: ISearchOptions['decorations'] = {
+  matchBackground: '#623315',
+  matchOverviewRuler: '#d18616',
+  activeMatchBackground: '#515c6a',
+  activeMatchColorOverviewRuler: '#ffd33d',
+};
 
 /** Acknowledged tickets remembered per session, to ignore a late repeat of one. */
 const TYPED_TICKETS_KEPT = 64;
@@ -125,6 +154,11 @@ export class TerminalHub {
   #acks: AckBatcher;
   /** WebGL contexts of visible terminals: at most 16 per page, the rest stay on the DOM renderer. */
   #contexts = new ContextBudget();
+  /** Terminal preferences (settings.json `terminal`), applied to every terminal. */
+  #fontSize = 13;
+  #scrollbackLines = 10_000;
+  /** Search results by session, for the find bar; per-key reactive. */
+  #searchResults = new SvelteMap<string, SearchResults>();
 
   constructor(
     gateway: Gateway,
@@ -300,14 +334,16 @@ export class TerminalHub {
       allowProposedApi: true,
       cursorBlink: true,
       fontFamily: '"JetBrains Mono", "Cascadia Mono", "DejaVu Sans Mono", "Ubuntu Mono", Menlo, Consolas, monospace',
-      fontSize: 13,
+      fontSize: this.#fontSize,
       lineHeight: 1.15,
-      scrollback: 10_000,
+      scrollback: this.#scrollbackLines,
       theme: TERMINAL_THEME,
       rightClickSelectsWord: true,
     });
     const fit = new FitAddon();
     term.loadAddon(fit);
+    const search = new SearchAddon();
+    term.loadAddon(search);
     const entry: PooledTerminal = {
       sessionId,
       term,
@@ -321,7 +357,15 @@ export class TerminalHub {
       disposables: [],
       portal: null,
       root: null,
+      search,
+      scroll: new ScrollKeeper(),
+      replaying: false,
     };
+    entry.disposables.push(
+      search.onDidChangeResults(({ resultIndex, resultCount }) =>
+        this.#searchResults.set(sessionId, { index: resultIndex, count: resultCount }),
+      ),
+    );
     this.#pool.set(sessionId, entry);
     term.open(wrapper);
     this.#wireInput(entry);
@@ -407,7 +451,7 @@ export class TerminalHub {
       if (this.#pool.get(sessionId) !== entry) return;
       const pending = entry.pending ?? [];
       entry.pending = null;
-      if (result.scrollback) entry.term.write(result.scrollback);
+      if (result.scrollback) this.#repaint(entry, result.scrollback, result.sizes);
       entry.end = result.end ?? 0;
       for (const chunk of pending) this.#writeFrom(entry, chunk.text, chunk.offset);
       const alive = result.alive && this.#status.get(sessionId)?.alive !== false;
@@ -430,7 +474,7 @@ export class TerminalHub {
   #sendSize(entry: PooledTerminal): void {
     const { sessionId, term } = entry;
     const status = this.#status.get(sessionId);
-    if (!status?.attached || !status.alive) return;
+    if (!status?.attached || !status.alive || entry.replaying) return;
     const size = `${term.cols}x${term.rows}`;
     if (size === entry.sentSize) return;
     entry.sentSize = size;
@@ -446,7 +490,11 @@ export class TerminalHub {
   }
 
   #writeOutput(entry: PooledTerminal, text: string): void {
-    entry.term.write(text, () => this.#ack(entry, text.length));
+    entry.scroll.before(entry.term, text);
+    entry.term.write(text, () => {
+      entry.scroll.after(entry.term);
+      this.#ack(entry, text.length);
+    });
   }
 
   #ack(entry: PooledTerminal, chars: number): void {
@@ -467,6 +515,7 @@ export class TerminalHub {
   /** `sessionReleased`: the backend forgot the session; so does the hub (status, keystroke seq). */
   #released(sessionId: string): void {
     this.#status.delete(sessionId);
+    this.#searchResults.delete(sessionId);
     this.#sequences.forget(sessionId);
     this.#typed.delete(sessionId);
   }
@@ -521,6 +570,89 @@ export class TerminalHub {
     entry.portal = portal;
     this.#portals.set(sessionId, { delivering: null, typing: false, queued: 0 });
     return portal;
+  }
+
+  // -- workbench: preferences, scrollback search, the terminal's context menu ----------------
+
+  /** Applies `settings.json` `terminal` values to every terminal, and to those created later. */
+  setPreferences(preferences: { fontSize?: number; scrollbackLines?: number }): void {
+    if (preferences.fontSize !== undefined) this.#fontSize = preferences.fontSize;
+    if (preferences.scrollbackLines !== undefined) this.#scrollbackLines = preferences.scrollbackLines;
+    for (const entry of this.#pool.values()) {
+      entry.term.options.fontSize = this.#fontSize;
+      entry.term.options.scrollback = this.#scrollbackLines;
+      this.fit(entry.sessionId);
+    }
+  }
+
+  /** The font size terminals use now. */
+  get fontSize(): number {
+    return this.#fontSize;
+  }
+
+  /** Finds `query` in the session's scrollback, forwards (or `backwards`); false when absent. */
+  find(sessionId: string, query: string, options: FindOptions = {}, backwards = false): boolean {
+    const entry = this.#pool.get(sessionId);
+    if (!entry) return false;
+    if (!query) {
+      this.clearSearch(sessionId);
+      return false;
+    }
+    const opts: ISearchOptions = { ...options, decorations: SEARCH_DECORATIONS };
+    try {
+      return backwards ? entry.search.findPrevious(query, opts) : entry.search.findNext(query, opts);
+    } catch {
+      // an unfinished regular expression: nothing found yet
+      this.#searchResults.set(sessionId, { index: -1, count: 0 });
+      return false;
+    }
+  }
+
+  /** Results of the last search in the session (`undefined`: none done). */
+  searchResultsOf(sessionId: string): SearchResults | undefined {
+    return this.#searchResults.get(sessionId);
+  }
+
+  clearSearch(sessionId: string): void {
+    this.#pool.get(sessionId)?.search.clearDecorations();
+    this.#searchResults.delete(sessionId);
+  }
+
+  hasSelection(sessionId: string): boolean {
+    return this.#pool.get(sessionId)?.term.hasSelection() ?? false;
+  }
+
+  selectAll(sessionId: string): void {
+    this.#pool.get(sessionId)?.term.selectAll();
+  }
+
+  /** Clears the view's scrollback (the program and the backend's scrollback are untouched). */
+  clear(sessionId: string): void {
+    this.#pool.get(sessionId)?.term.clear();
+  }
+
+  /**
+   * Replays the scrollback at the sizes it was produced at (`attach` → `sizes`), then fits the
+   * view: xterm.js reflows what wrapped instead of re-running cursor moves at the wrong width.
+   * Meanwhile (`replaying`) the PTY is not told the replay sizes.
+   */
+  #repaint(entry: PooledTerminal, scrollback: string, sizes: AttachResult['sizes']): void {
+    const { term } = entry;
+    const steps = repaintSteps(scrollback, sizes);
+    const [viewCols, viewRows] = [term.cols, term.rows];
+    for (const step of steps) {
+      if (step.cols > 0 && (step.cols !== term.cols || step.rows !== term.rows)) term.resize(step.cols, step.rows);
+      term.write(step.text);
+    }
+    if (term.cols === viewCols && term.rows === viewRows) return;
+    // Back to the view's size once the replay is parsed (writes are queued); the PTY follows.
+    entry.replaying = true;
+    term.write('', () => {
+      entry.replaying = false;
+      if (term.cols !== viewCols || term.rows !== viewRows) term.resize(viewCols, viewRows);
+      this.fit(entry.sessionId);
+      this.#sendSize(entry);
+    });
   }
 
   #dropWebgl(entry: PooledTerminal): void {

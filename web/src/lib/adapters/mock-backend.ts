@@ -39,9 +39,13 @@ import {
   type SendResult,
   type SessionDTO,
   type SessionKind,
+  type Settings,
+  type SettingsPatch,
   type ShellResult,
   type SwapResult,
   type TerminalSize,
+  type SizeMark,
+  type FreshStart,
 } from '../ports';
 import { forbiddenBy, normalizeMatrix } from './mock-access';
 import { MockConversations, USER_PARTY, type MockConversationSeed } from './mock-conversations';
@@ -142,6 +146,10 @@ export interface MockOptions {
   permissions?: Record<string, MockPermissionsSeed>;
   /** `app.info().platform` and what the pretend OS sandbox can do (`linux`: Landlock ABI 7). */
   platform?: string;
+  /** Folders that exist without `.ideai/`: `projects.open` answers `NOT_FOUND` / `notAProject`. */
+  plainFolders?: string[];
+  /** What `settings.get` answers at first. */
+  settings?: Settings;
 }
 
 /** What an agent's `idea_reply` carries (docs/contracts.md §8.2), as `MockBackend.reply` takes it. */
@@ -171,7 +179,22 @@ export interface MockTicket {
 export interface MockSession extends SessionDTO {
   root: string;
   scrollback: string;
+  /** The PTY sizes its scrollback was produced at (`attach` answers them). */
+  sizes?: SizeMark[];
 }
+
+/** Default preferences, as `settings.json` without a `terminal` / `ui` section. */
+export const DEFAULT_SETTINGS: Settings = {
+  terminal: { fontSize: 13, scrollbackLines: 10_000 },
+  ui: { sidePanelWidth: 260, sidePanelCollapsed: false },
+};
+
+/** Bounds the real backend enforces (`app/core/domain/project.py`). */
+const SETTING_BOUNDS: Record<string, [number, number]> = {
+  'terminal.fontSize': [6, 40],
+  'terminal.scrollbackLines': [100, 200_000],
+  'ui.sidePanelWidth': [160, 1200],
+};
 
 interface MockProject {
   root: string;
@@ -223,6 +246,7 @@ export class MockBackend {
   readonly decisions: { ticket: string; choice: string }[] = [];
   #ipc = new Map<string, IpcMatrix>();
   readonly permissions: MockPermissions;
+  #settings: Settings;
 
   /** `deliver` receives the pushes, as `window.__ideaPush` would. */
   constructor(options: MockOptions, deliver: (batch: PushBatch) => void) {
@@ -243,6 +267,8 @@ export class MockBackend {
       permissions: {},
       platform: 'linux',
       resumable: {},
+      settings: DEFAULT_SETTINGS,
+      plainFolders: [],
       // An option given as `undefined` keeps its default.
       ...(Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as MockOptions),
     };
@@ -254,6 +280,7 @@ export class MockBackend {
       if (stored) this.#ipc.set(agentId, stored);
     }
     this.#deliver = deliver;
+    this.#settings = structuredClone(this.#options.settings);
     this.#savedProfiles = structuredClone(this.#options.profiles);
     for (const [root, rows] of Object.entries(this.#options.resumable)) this.#resumable.set(root, structuredClone(rows));
     for (const dto of this.#options.projects) {
@@ -579,6 +606,9 @@ export class MockBackend {
       open: (root: string) =>
         this.#reply<ProjectDTO>('projects.open', [root], () => {
           const project = this.projects.get(root);
+          if (!project && this.#options.plainFolders?.includes(root)) {
+            throw new GatewayError('NOT_FOUND', `not an IdeA project yet: ${root}/.ideai is missing`, { root, reason: 'notAProject' });
+          }
           if (!project) throw new GatewayError('NOT_FOUND', `no IdeA project in ${root}`);
           return this.#dto(project);
         }),
@@ -616,6 +646,59 @@ export class MockBackend {
           project.layouts = next;
           this.#settleSessions(project, before, op.kind === 'close');
           return next;
+        }),
+      showSession: (root: string, sessionId: string, nodeId: string) =>
+        this.#reply<LayoutDoc>('layout.showSession', [root, sessionId, nodeId], () => {
+          const project = this.#project(root);
+          const doc = this.#layoutsOf(project);
+          this.#leaf(doc, nodeId);
+          const session = this.sessions.get(sessionId);
+          if (!session || session.root !== root) throw new GatewayError('NOT_FOUND', `no session ${sessionId} in this project`);
+          const before = shownSessions(doc);
+          const cleared = mapEveryTree(doc, (leaf) => (leaf.session === sessionId && leaf.id !== nodeId ? { id: leaf.id } : leaf));
+          const shown: LeafNode = { id: nodeId, session: sessionId };
+          if (session.agentId) {
+            shown.agent = session.agentId;
+            if (session.alive) shown.agentWasRunning = true;
+          }
+          project.layouts = withLeaf(cleared, shown);
+          this.#emit({ type: 'layoutChanged', root, layouts: project.layouts });
+          this.#settleSessions(project, before, false);
+          return project.layouts;
+        }),
+      startFresh: (root: string) =>
+        this.#reply<FreshStart>('layout.startFresh', [root], () => {
+          const project = this.#project(root);
+          const problem = project.problems.find((p) => p.recovery === 'startFresh');
+          if (!problem) throw new GatewayError('INVALID', 'layouts.json is readable: nothing to recover');
+          project.problems = project.problems.filter((p) => p !== problem);
+          const layouts = this.#layoutsOf(project);
+          this.#emit({ type: 'problemResolved', root, file: problem.file });
+          this.#emit({ type: 'layoutChanged', root, layouts });
+          return { layouts, backup: `${problem.file}.bak` };
+        }),
+    },
+
+    settings: {
+      get: () => this.#reply<Settings>('settings.get', [], () => this.#settings),
+      update: (patch: SettingsPatch) =>
+        this.#reply<Settings>('settings.update', [patch], () => {
+          const next = structuredClone(this.#settings) as unknown as Record<string, Record<string, unknown>>;
+          for (const [section, values] of Object.entries(patch)) {
+            if (!(section in next) || typeof values !== 'object' || values === null) {
+              throw new GatewayError('INVALID', `settings.${section}: cannot be changed here`);
+            }
+            for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
+              if (!(key in next[section])) throw new GatewayError('INVALID', `settings.${section}.${key}: unknown setting`);
+              const bounds = SETTING_BOUNDS[`${section}.${key}`];
+              if (bounds && (typeof value !== 'number' || !Number.isInteger(value) || value < bounds[0] || value > bounds[1])) {
+                throw new GatewayError('INVALID', `settings.${section}.${key}: must be an integer from ${bounds[0]} to ${bounds[1]}`);
+              }
+              next[section][key] = value;
+            }
+          }
+          this.#settings = next as unknown as Settings;
+          return this.#settings;
         }),
     },
 
@@ -687,6 +770,7 @@ export class MockBackend {
           this.#leaf(doc, nodeId);
           const before = shownSessions(doc);
           const session = this.#spawn(project.root, 'shell', `Shell ${this.#count('shell')}`, '$ ');
+          session.sizes = [{ at: 0, cols, rows }];
           project.layouts = withLeaf(doc, { id: nodeId, session: session.sessionId });
           this.#emit({ type: 'sessionStarted', root, session: sessionDto(session) });
           this.#emit({ type: 'layoutChanged', root, layouts: project.layouts });
@@ -703,7 +787,9 @@ export class MockBackend {
           const turn = session.agentId ? this.#turns.get(session.agentId) : undefined;
           if (turn && !turn.delivered) this.#offer(turn, session);
           else if (owner?.agent.activity === 'starting') this.#settled(owner.project, owner.agent);
-          return { scrollback: session.scrollback, end: session.scrollback.length, alive: session.alive, exitCode: session.exitCode };
+          const answer: AttachResult = { scrollback: session.scrollback, end: session.scrollback.length, alive: session.alive, exitCode: session.exitCode };
+          if (session.sizes) answer.sizes = session.sizes;
+          return answer;
         }),
       write: (sessionId: string, seq: number, data: string, ticket?: string) =>
         this.#reply('terminals.write', ticket === undefined ? [sessionId, seq, data] : [sessionId, seq, data, ticket], () => {
@@ -712,7 +798,9 @@ export class MockBackend {
         }),
       resize: (sessionId: string, cols: number, rows: number) =>
         this.#reply('terminals.resize', [sessionId, cols, rows], () => {
-          if (!this.sessions.get(sessionId)?.alive) throw new GatewayError('NOT_FOUND', `no running session ${sessionId}`);
+          const session = this.sessions.get(sessionId);
+          if (!session?.alive) throw new GatewayError('NOT_FOUND', `no running session ${sessionId}`);
+          if (session.sizes) session.sizes = [...session.sizes.filter((m) => m.at < session.scrollback.length), { at: session.scrollback.length, cols, rows }];
           return null;
         }),
       kill: (sessionId: string) =>
@@ -1102,6 +1190,23 @@ function mapActiveTree(doc: LayoutDoc, change: (tree: LayoutNode) => LayoutNode)
   const next = structuredClone(doc);
   const layout = next.layouts.find((l) => l.id === next.activeId) ?? next.layouts[0];
   layout.tree.root = change(layout.tree.root);
+  return next;
+}
+
+/** A copy of the document where every leaf of every layout is `change(leaf)`. */
+function mapEveryTree(doc: LayoutDoc, change: (leaf: LeafNode) => LeafNode): LayoutDoc {
+  const visit = (node: LayoutNode): LayoutNode => {
+    switch (node.type) {
+      case 'leaf':
+        return { type: 'leaf', node: change(node.node) };
+      case 'split':
+        return { ...node, node: { ...node.node, children: node.node.children.map((c) => ({ ...c, node: visit(c.node) })) } };
+      case 'grid':
+        return { ...node, node: { ...node.node, cells: node.node.cells.map((c) => ({ ...c, node: visit(c.node) })) } };
+    }
+  };
+  const next = structuredClone(doc);
+  for (const layout of next.layouts) layout.tree.root = visit(layout.tree.root);
   return next;
 }
 

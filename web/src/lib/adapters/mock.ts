@@ -13,6 +13,7 @@ import type {
   ProjectsGateway,
   PushBatch,
   PushHandler,
+  SettingsGateway,
   TerminalsGateway,
   Unsubscribe,
 } from '../ports';
@@ -41,6 +42,7 @@ export class MockGateway implements Gateway {
   readonly conversations: ConversationsGateway;
   readonly permissions: PermissionsGateway;
   readonly resume: ResumeGateway;
+  readonly settings: SettingsGateway;
 
   constructor(options: MockOptions = {}) {
     this.backend = new MockBackend(options, (batch) => this.hub.deliver(batch));
@@ -55,6 +57,7 @@ export class MockGateway implements Gateway {
     this.conversations = client.conversations;
     this.permissions = client.permissions;
     this.resume = client.resume;
+    this.settings = client.settings;
   }
 
   onPush(handler: PushHandler): Unsubscribe {

@@ -15,6 +15,7 @@ import {
   type ProjectsGateway,
   type PushBatch,
   type SendResult,
+  type SettingsGateway,
   type TerminalsGateway,
 } from '../ports';
 
@@ -170,7 +171,15 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     close: (root) => call('projects', 'close', root),
     pickFolder: () => call('projects', 'pickFolder'),
   };
-  const layout: LayoutGateway = { edit: (root, op) => call('layout', 'edit', root, op) };
+  const layout: LayoutGateway = {
+    edit: (root, op) => call('layout', 'edit', root, op),
+    showSession: (root, sessionId, nodeId) => call('layout', 'showSession', root, sessionId, nodeId),
+    startFresh: (root) => call('layout', 'startFresh', root),
+  };
+  const settings: SettingsGateway = {
+    get: () => call('settings', 'get'),
+    update: (patch) => call('settings', 'update', patch),
+  };
   const agents: AgentsGateway = {
     create: (root, input) => call('agents', 'create', root, input),
     update: (root, agentId, input) => call('agents', 'update', root, agentId, input),
@@ -238,6 +247,7 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     orchestration,
     conversations,
     permissions,
+    settings,
     onPush: (handler) => hub.subscribe(handler),
   };
 }

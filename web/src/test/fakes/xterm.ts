@@ -63,10 +63,30 @@ export class Terminal {
     this.keyHandler = handler;
   }
 
+  /** Every size the terminal was given, in order. */
+  resizes: [number, number][] = [];
+
   resize(cols: number, rows: number): void {
+    this.resizes.push([cols, rows]);
     this.cols = cols;
     this.rows = rows;
     this.#resize.fire({ cols, rows });
+  }
+
+  selectedAll = false;
+  cleared = 0;
+  scrolledTo: number | null = null;
+
+  selectAll(): void {
+    this.selectedAll = true;
+  }
+
+  clear(): void {
+    this.cleared++;
+  }
+
+  scrollToLine(line: number): void {
+    this.scrolledTo = line;
   }
 
   hasSelection(): boolean {
@@ -100,6 +120,8 @@ export class Terminal {
     return {
       active: {
         length: lines.length,
+        viewportY: 0,
+        baseY: 0,
         getLine: (i: number) =>
           i < lines.length
             ? { isWrapped: false, translateToString: (trim?: boolean) => (trim ? lines[i].replace(/\s+$/, '') : lines[i]) }

@@ -1,0 +1,148 @@
+"""The workbench in the real window (issue 9, items 6–9): the sessions panel's actions on real
+PTYs, the command palette, find in a terminal's scrollback, and recovering from a corrupt
+layouts.json (kept as .bak, never overwritten silently)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from e2e.ui import active_root, cells, leaf_nodes, open_shell, type_in, wait_for, wait_terminal
+
+
+def _session_row(page, session_id: str):  # type: ignore[no-untyped-def]
+    return page.locator(f'[data-testid="session-item"][data-session-id="{session_id}"]')
+
+
+def test_sessions_panel_moves_detaches_reopens_and_stops_real_shells(launch, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    app = launch(project=project)
+    page = app.page
+    first = open_shell(page, cells(page).first)
+    type_in(page, cells(page).first, "echo marker-$((6*7))\n")
+    wait_terminal(page, first, "marker-42")
+
+    # Split via the palette; the new (empty) cell is focused.
+    page.keyboard.press("Control+Shift+P")
+    page.locator('[data-testid="palette-input"]').fill("split cell right")
+    page.keyboard.press("Enter")
+    wait_for(lambda: cells(page).count() == 2, what="2 cells")
+
+    row = _session_row(page, first)
+    row.wait_for()
+    assert row.get_attribute("data-shown") == "cell"
+    # Move the shell to the second cell: the first empties, the shell keeps its output.
+    second_id = cells(page).nth(1).get_attribute("data-node-id")
+    row.locator('[data-testid="session-move"]').select_option(second_id)
+    wait_for(lambda: cells(page).nth(1).get_attribute("data-session-id") == first, what="moved")
+    wait_for(lambda: cells(page).first.get_attribute("data-session-id") is None, what="first empty")
+    wait_terminal(page, first, "marker-42")
+    wait_for(lambda: [leaf.get("session") for leaf in leaf_nodes(active_root(project))] == [None, first],
+             what="layouts.json has the move")
+
+    # Detach: the cell empties, the panel says it runs in the background, the process lives on.
+    row.locator('[data-testid="session-detach"]').click()
+    wait_for(lambda: row.get_attribute("data-shown") == "background", what="in the background")
+    assert row.locator('[data-testid="session-where"]').inner_text() == "in the background"
+    assert cells(page).locator('[data-testid="terminal"]').count() == 0
+
+    # Drag it from the panel onto the first cell: shown again, output kept, still the same PTY.
+    row.drag_to(cells(page).first)
+    wait_for(lambda: cells(page).first.get_attribute("data-session-id") == first, what="dropped")
+    type_in(page, cells(page).first, "echo again-$((2+3))\n")
+    wait_terminal(page, first, "again-5")
+    assert "marker-42" in page.evaluate("(s) => window.__ideaTerminalText(s)", first)
+
+    # Stop asks first; confirmed, the shell ends and leaves the panel.
+    row.locator('[data-testid="session-stop"]').click()
+    page.locator('[data-testid="confirm-stop-session"]').click()
+    wait_for(lambda: _session_row(page, first).count() == 0, what="stopped session gone from the panel")
+    cells(page).first.locator('[data-testid="session-ended"]').wait_for()
+
+
+def test_palette_lists_every_command_with_its_shortcut_and_runs_one(launch, tmp_path: Path) -> None:
+    app = launch(project=tmp_path / "proj")
+    page = app.page
+    page.keyboard.press("Control+Shift+P")
+    palette = page.locator('[data-testid="command-palette"]')
+    palette.wait_for()
+    items = palette.locator('[data-testid="palette-item"]')
+    assert items.count() >= 20
+    split = palette.locator('[data-testid="palette-item"][data-command="split-column"]')
+    assert split.locator('[data-testid="palette-shortcut"]').inner_text() == "Ctrl+Shift+E"
+    page.keyboard.type("spl dow")
+    assert items.first.get_attribute("data-command") == "split-column"
+    page.keyboard.press("Enter")
+    wait_for(lambda: cells(page).count() == 2, what="split down from the palette")
+    assert palette.count() == 0
+    # Escape closes it without running anything.
+    page.keyboard.press("Control+Shift+P")
+    palette.wait_for()
+    page.keyboard.press("Escape")
+    wait_for(lambda: palette.count() == 0, what="palette closed")
+    assert cells(page).count() == 2
+
+
+def test_find_in_scrollback_counts_and_closes_back_to_the_terminal(launch, tmp_path: Path) -> None:
+    app = launch(project=tmp_path / "proj")
+    page = app.page
+    cell = cells(page).first
+    session = open_shell(page, cell)
+    type_in(page, cell, "for i in 1 2 3 4 5; do echo needle-$i; done; echo done-$((1+1))\n")
+    wait_terminal(page, session, "done-2")
+
+    page.keyboard.press("Control+Shift+F")
+    find = cell.locator('[data-testid="find-input"]')
+    find.wait_for()
+    find.fill("needle-")
+    # The typed command line holds "needle-" once, its output five times.
+    wait_for(lambda: cell.locator('[data-testid="find-count"]').inner_text().endswith("of 6"),
+             what="6 matches")
+    find.fill("needle-4")
+    wait_for(lambda: cell.locator('[data-testid="find-count"]').inner_text() == "1 of 1", what="1 match")
+    find.fill("nowhere-at-all")
+    wait_for(lambda: cell.locator('[data-testid="find-count"]').inner_text() == "No results",
+             what="no results")
+    page.keyboard.press("Escape")
+    wait_for(lambda: cell.locator('[data-testid="find-bar"]').count() == 0, what="find bar closed")
+    # The keyboard is back in the terminal.
+    page.keyboard.type("echo back-$((3*3))\n")
+    wait_terminal(page, session, "back-9")
+
+    # The right-click menu offers Find… too, and Clear empties the view.
+    cell.locator('[data-testid="terminal"]').click(button="right")
+    menu = page.locator('[data-testid="terminal-menu"]')
+    menu.wait_for()
+    page.keyboard.press("Escape")
+    wait_for(lambda: menu.count() == 0, what="menu closed by Escape")
+
+
+def test_corrupt_layouts_opens_fresh_and_keeps_the_broken_file_as_bak(launch, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    data = tmp_path / "data"
+    app = launch(project=project, data_dir=data)
+    cells(app.page).first.wait_for()
+    app.stop()
+    layouts = project / ".ideai" / "layouts.json"
+    broken = '{"version": 1, "layouts": [ oops'
+    layouts.write_text(broken)
+
+    again = launch(project=project, data_dir=data)
+    page = again.page
+    banner = page.locator('[data-testid="banner-item"]')
+    banner.first.wait_for()
+    page.wait_for_function("window.__ideaReady === true")
+    assert banner.count() == 1, banner.all_inner_texts()
+    assert banner.inner_text().count("layouts.json") == 1  # the path stated once
+    wait_for(lambda: cells(page).count() == 1, what="a fresh single cell")
+    # Working in the fresh layout does not write over the broken file.
+    open_shell(page, cells(page).first)
+    assert layouts.read_text() == broken
+
+    banner.locator('[data-testid="start-fresh"]').click()
+    wait_for(lambda: page.locator('[data-testid="banner"]').count() == 0, what="banner gone")
+    backup = project / ".ideai" / "layouts.json.bak"
+    wait_for(backup.exists, what="the .bak")
+    assert backup.read_text() == broken
+    doc = json.loads(layouts.read_text())
+    assert len(leaf_nodes(active_root(project))) == 1, doc

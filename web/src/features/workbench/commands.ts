@@ -1,0 +1,112 @@
+import { chordOf, formatChord, parseChord, sameChord, type Chord } from '../../lib/domain/keychord';
+
+/** Every action of the window that has a name (the palette lists them all). */
+export type CommandId =
+  | 'palette'
+  | 'split-row'
+  | 'split-column'
+  | 'close'
+  | 'undo'
+  | 'redo'
+  | 'next-tab'
+  | 'previous-tab'
+  | 'focus-left'
+  | 'focus-right'
+  | 'focus-up'
+  | 'focus-down'
+  | 'maximize'
+  | 'zoom-in'
+  | 'zoom-out'
+  | 'zoom-reset'
+  | 'search'
+  | 'open-shell'
+  | 'detach'
+  | 'kill'
+  | 'toggle-side-panel'
+  | 'show-sessions'
+  | 'open-project'
+  | 'profiles'
+  | 'settings';
+
+/**
+ * Where a chord belongs to the app: `everywhere` (even inside a terminal: the program never
+ * sees it), or `outside-fields` (in a terminal or a text field the key is theirs).
+ */
+export type ChordScope = 'everywhere' | 'outside-fields';
+
+export interface CommandSpec {
+  id: CommandId;
+  /** How the palette, menus and tooltips name it. */
+  label: string;
+  /** Its chords as people write them; the first is the one shown. */
+  keys: { chord: string; scope: ChordScope }[];
+}
+
+const everywhere = (...chords: string[]) => chords.map((chord) => ({ chord, scope: 'everywhere' as const }));
+
+/** The one definition of the window's commands and shortcuts: matched here, shown from here. */
+export const COMMANDS: readonly CommandSpec[] = [
+  { id: 'palette', label: 'Show all commands', keys: everywhere('Ctrl+Shift+P') },
+  { id: 'split-row', label: 'Split cell right', keys: everywhere('Ctrl+Shift+D') },
+  { id: 'split-column', label: 'Split cell down', keys: everywhere('Ctrl+Shift+E') },
+  { id: 'close', label: 'Close cell', keys: everywhere('Ctrl+Shift+W') },
+  {
+    id: 'undo',
+    label: 'Undo layout change',
+    keys: [...everywhere('Ctrl+Alt+Z'), { chord: 'Ctrl+Z', scope: 'outside-fields' }],
+  },
+  {
+    id: 'redo',
+    label: 'Redo layout change',
+    keys: [...everywhere('Ctrl+Alt+Shift+Z'), { chord: 'Ctrl+Shift+Z', scope: 'outside-fields' }],
+  },
+  { id: 'next-tab', label: 'Next project tab', keys: everywhere('Ctrl+Tab', 'Ctrl+PgDn') },
+  { id: 'previous-tab', label: 'Previous project tab', keys: everywhere('Ctrl+Shift+Tab', 'Ctrl+PgUp') },
+  { id: 'focus-left', label: 'Focus the cell on the left', keys: everywhere('Alt+Left') },
+  { id: 'focus-right', label: 'Focus the cell on the right', keys: everywhere('Alt+Right') },
+  { id: 'focus-up', label: 'Focus the cell above', keys: everywhere('Alt+Up') },
+  { id: 'focus-down', label: 'Focus the cell below', keys: everywhere('Alt+Down') },
+  { id: 'maximize', label: 'Maximise / restore cell', keys: everywhere('Ctrl+Shift+Enter') },
+  { id: 'zoom-in', label: 'Terminal font bigger', keys: everywhere('Ctrl+=', 'Ctrl+NumpadAdd') },
+  { id: 'zoom-out', label: 'Terminal font smaller', keys: everywhere('Ctrl+-', 'Ctrl+NumpadSubtract') },
+  { id: 'zoom-reset', label: 'Terminal font default size', keys: everywhere('Ctrl+0') },
+  { id: 'search', label: 'Find in terminal scrollback', keys: everywhere('Ctrl+Shift+F') },
+  { id: 'open-shell', label: 'Open shell in cell', keys: everywhere('Ctrl+Shift+`') },
+  { id: 'detach', label: 'Detach session from cell', keys: [] },
+  { id: 'kill', label: 'Stop the cell’s process', keys: [] },
+  { id: 'toggle-side-panel', label: 'Show / hide side panel', keys: everywhere('Ctrl+Shift+A') },
+  { id: 'show-sessions', label: 'Show sessions panel', keys: everywhere('Ctrl+Shift+S') },
+  { id: 'open-project', label: 'Open project…', keys: [{ chord: 'Ctrl+O', scope: 'outside-fields' }] },
+  { id: 'profiles', label: 'Profiles…', keys: [] },
+  { id: 'settings', label: 'Settings… (terminal font, scrollback)', keys: everywhere('Ctrl+,') },
+];
+
+const PARSED: { id: CommandId; chord: Chord; scope: ChordScope }[] = COMMANDS.flatMap((c) =>
+  c.keys.map((k) => ({ id: c.id, chord: parseChord(k.chord), scope: k.scope })),
+);
+
+type KeyLike = Pick<KeyboardEvent, 'ctrlKey' | 'shiftKey' | 'altKey' | 'metaKey' | 'code'>;
+
+/**
+ * The command a keydown asks for; `null` when the key is not the app's there (`inField`: the
+ * focus is in a terminal or a text field, whose keys `outside-fields` chords leave alone).
+ */
+export function commandFor(event: KeyLike, inField: boolean): CommandId | null {
+  const pressed = chordOf(event);
+  const found = PARSED.find((p) => sameChord(p.chord, pressed) && (p.scope === 'everywhere' || !inField));
+  return found?.id ?? null;
+}
+
+/** The command's shortcut as shown (`Ctrl+Shift+P`); `''` when it has none. */
+export function shortcutOf(id: CommandId): string {
+  const first = PARSED.find((p) => p.id === id);
+  return first ? formatChord(first.chord) : '';
+}
+
+/** `label (shortcut)` for tooltips. */
+export function titleOf(id: CommandId, label?: string): string {
+  const spec = COMMANDS.find((c) => c.id === id);
+  const shortcut = shortcutOf(id);
+  const text = label ?? spec?.label ?? id;
+  return shortcut ? `${text} (${shortcut})` : text;
+}
