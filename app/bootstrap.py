@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from app.adapters.pty import default_host_class
 from app.adapters.stores.filesystem import LocalFileSystem
+from app.adapters.stores.workspace_store import JsonWorkspaceStore
 from app.adapters.system.clock import SystemClock, Uuid4Ids
 from app.adapters.system.commands import PathCommandResolver, SubprocessProfileDetector
 from app.adapters.system.self_command import self_command
@@ -28,6 +29,7 @@ from app.core.ports import (
     FileSystem,
     IdSource,
     LaunchProjector,
+    ProcessInspector,
     ProfileDetector,
     ProjectDoor,
     TerminalHost,
@@ -60,6 +62,7 @@ from app.services.session_keeper import SessionKeeper
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.terminal_views import TerminalViews
 from app.services.terminals import TerminalService
+from app.services.workspace import WorkspaceService
 
 
 @dataclass(frozen=True)
@@ -143,8 +146,12 @@ class Container:
     config: Config
     adapters: Adapters
     services: AppServices = field(repr=False)
+    #: The workspace (windows, tabs, what to restore: issue 9).
+    workspace: WorkspaceService = field(repr=False)
 
     doors: Sequence[ProjectDoor] = ()
+    #: What runs inside terminals (None when the PTY host cannot tell).
+    inspector: ProcessInspector | None = None
 
     def shutdown(self, timeout_ms: int = 3_000) -> None:
         """End every pending ask, terminal session, door and timer (app exit)."""
@@ -201,4 +208,8 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
                                 SaveProfiles(a.fs, data), LoadSettings(a.fs, data),
                                 MarkFirstRunDone(a.fs, data)),
     )
-    return Container(config, a, services, doors)
+    # -- the workspace (issue 9: windows, tabs, restore)
+    inspector = a.terminals if isinstance(a.terminals, ProcessInspector) else None
+    workspace = WorkspaceService(JsonWorkspaceStore(a.fs, data), events, projects, output,
+                                 inspector)
+    return Container(config, a, services, workspace, doors, inspector)

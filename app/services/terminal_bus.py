@@ -108,6 +108,12 @@ class TerminalOutputBus:
         with self._lock:
             self._streams.pop(session_id, None)
 
+    def scrollback(self, session_id: str) -> str:
+        """The session's kept recent output (`""` when it has none)."""
+        with self._lock:
+            stream = self._streams.get(session_id)
+            return stream.ring.text() if stream is not None else ""
+
     def session_ids(self) -> list[str]:
         """Sessions with a ring (diagnostics and tests)."""
         with self._lock:

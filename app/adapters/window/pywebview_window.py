@@ -11,6 +11,16 @@ import sys
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from app.core.domain.workspace import Bounds
+
+
+class _Events(Protocol):
+    def closing(self, window_id: str) -> bool: ...
+
+    def closed(self, window_id: str) -> None: ...
+
+    def moved(self, window_id: str, bounds: Bounds) -> None: ...
+
 
 class _Door(Protocol):
     @property
@@ -64,3 +74,79 @@ def run_window(make_door: Callable[[PywebviewWindow], _Door], url: str, storage_
                       http_server=False, private_mode=False, storage_path=storage_path)
     finally:
         door.close()
+
+
+class PywebviewWindows:
+    """The bridge's `WindowFactory` over pywebview: `open` creates a `webview.Window` (before
+    or after `webview.start`, from any thread) with its door's js_api and reports its closing,
+    closed and moved events. `start()` runs the GUI loop until the last window closed."""
+
+    def __init__(self, url: str, storage_path: str, title: str = "IdeA") -> None:
+        self._url, self._storage_path, self._title = url, storage_path, title
+
+    def open(self, window_id: str, bounds: Bounds | None,
+             make_door: Callable[[PywebviewWindow], _Door], events: _Events) -> _Handle:
+        import webview
+
+        port = PywebviewWindow()
+        door = make_door(port)
+        geometry: dict[str, Any] = {"width": 1400, "height": 900}
+        if bounds is not None:
+            geometry = {"x": bounds.x, "y": bounds.y, "width": bounds.width,
+                        "height": bounds.height}
+        window = webview.create_window(self._title, url=self._url, js_api=door.api,
+                                       min_size=(640, 400), text_select=False, **geometry)
+        if window is None:
+            raise RuntimeError("pywebview did not create the window")
+        port.window = window
+        handle = _Handle(window)
+
+        def closing() -> bool:
+            return bool(events.closing(window_id))
+
+        window.events.closing += closing
+        window.events.closed += lambda: events.closed(window_id)
+
+        def moved(*_: Any) -> None:
+            found = handle.bounds()
+            if found is not None:
+                events.moved(window_id, found)
+
+        window.events.moved += moved
+        window.events.resized += moved
+        return handle
+
+    def start(self) -> None:
+        """Run the GUI loop (blocks until every window closed)."""
+        import webview
+
+        from app.adapters.window import qt_permissions
+
+        if sys.platform.startswith("linux"):
+            qt_permissions.install()
+        webview.start(gui="qt" if sys.platform.startswith("linux") else None,
+                      http_server=False, private_mode=False, storage_path=self._storage_path)
+
+
+class _Handle:
+    """The manager's `WindowHandle` of one `webview.Window`."""
+
+    def __init__(self, window: Any) -> None:
+        self._window = window
+
+    def bounds(self) -> Bounds | None:
+        try:
+            x, y = int(self._window.x), int(self._window.y)
+            width, height = int(self._window.width), int(self._window.height)
+        except (TypeError, AttributeError):
+            return None
+        if width <= 0 or height <= 0:
+            return None
+        return Bounds(x=x, y=y, width=width, height=height)
+
+    def focus(self) -> None:
+        """Best effort: un-minimise it (pywebview has no portable "raise" call)."""
+        self._window.restore()
+
+    def destroy(self) -> None:
+        self._window.destroy()
