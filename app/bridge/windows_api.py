@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 
+from app.bridge import dto
 from app.bridge.errors import exposed
 from app.bridge.window_manager import WindowManager
 from app.core.errors import INVALID, AppError
@@ -101,13 +102,13 @@ class WindowsApi:
         self._m.quit()
 
     @exposed
-    def restoredShell(self, sessionId: str) -> dict[str, str] | None:  # noqa: N803
-        """`{cwd, scrollback}` of the shell a cell showed at the last quit (once), or null."""
-        found = self._workspace.restored_shell(str(sessionId))
-        if found is None:
-            return None
-        shell, text = found
-        return {"cwd": shell.cwd, "scrollback": text}
+    def openSaved(self, root: str) -> dto.Json:
+        """Open a tab of the saved workspace: the project (as `projects.open`), with the shells
+        its cells showed at the last quit reopened first (their old output shown, marked)."""
+        view = self._services.projects.open(_root(root))
+        if self._workspace.restore_shells(view.root, self._services.terminals):
+            view = self._services.projects.view(view.root)
+        return dto.project_dto(view, self._services.orchestrator.queue_depth).wire()
 
     @exposed
     def wasRunning(self, root: str, agentId: str) -> bool:  # noqa: N803

@@ -9,6 +9,7 @@ import logging
 import threading
 from collections.abc import Callable
 
+from app.core.domain.layout_nodes import leaves
 from app.core.domain.workspace import (
     Bounds,
     RestoredShell,
@@ -22,6 +23,7 @@ from app.core.ports import EventSink, ProcessInspector, WorkspaceStore
 from app.core.usecases.workspace_tabs import CloseTab, MoveTab, OpenTab, RecordQuit
 from app.services.open_projects import OpenProjects
 from app.services.terminal_bus import TerminalOutputBus
+from app.services.terminals import TerminalService
 
 log = logging.getLogger(__name__)
 
@@ -154,14 +156,43 @@ class WorkspaceService:
             self._doc = RecordQuit(self._saving).execute(self._doc, shells, agents)
             return self._doc
 
-    def restored_shell(self, session_id: str) -> tuple[RestoredShell, str] | None:
-        """The shell a cell showed at the last quit, with its saved output; `None` when that
-        session was not kept. Each is handed out once (the reopened shell replaces it)."""
-        with self._lock:
-            shell = self.restored_shells.pop(session_id, None)
-        if shell is None:
-            return None
-        return shell, self._store.read_scrollback(shell.scrollback) if shell.scrollback else ""
+    def restore_shells(self, root: str, terminals: TerminalService) -> list[str]:
+        """Reopen the plain shells project `root` showed at the last quit: each comes back in
+        its cell, under its old session id, in its old working directory (the project root
+        when that folder is gone), its saved output shown first and marked as restored.
+        Each is restored once. Returns the session ids reopened."""
+        key = root_key(root)
+        handle = self._projects.find(root)
+        if handle is None:
+            return []
+        with handle.lock:
+            state = handle.state
+            layouts = state.layouts
+            cells = {} if layouts is None else {
+                leaf.session: leaf.id for layout in layouts.layouts
+                for leaf in leaves(layout.root) if leaf.session}
+            wanted = [s for s in self.restored_shells.values()
+                      if root_key(s.root) == key and s.session_id in cells
+                      and s.session_id not in state.sessions]
+        reopened: list[str] = []
+        for shell in wanted:
+            with self._lock:
+                if self.restored_shells.pop(shell.session_id, None) is None:
+                    continue
+            text = self._store.read_scrollback(shell.scrollback) if shell.scrollback else ""
+            self._output.seed(shell.session_id, restored_banner(text))
+            for cwd in dict.fromkeys((shell.cwd, state.root)):
+                try:
+                    terminals.open_shell(state.root, cells[shell.session_id], 80, 24, cwd,
+                                         shell.session_id)
+                except AppError as exc:
+                    log.info("restoring shell %s in %s: %s", shell.session_id, cwd, exc)
+                    continue
+                reopened.append(shell.session_id)
+                break
+            else:
+                self._output.forget(shell.session_id)
+        return reopened
 
     def was_running(self, root: str, agent_id: str) -> bool:
         """Whether the agent was running at the last quit."""
@@ -189,6 +220,16 @@ class WorkspaceService:
                 listener(self._doc)
             except Exception:
                 log.exception("workspace listener failed")
+
+
+#: The line under a restored shell's previous output (dim), before its new prompt.
+RESTORED_MARK = "── restored: output of this shell before IdeA was closed ──"
+
+
+def restored_banner(text: str) -> str:
+    """The text a restored shell's view shows first: its saved output, then the mark."""
+    body = text if not text or text.endswith("\n") else text + "\r\n"
+    return f"{body}\x1b[0m\x1b[2m{RESTORED_MARK}\x1b[0m\r\n"
 
 
 class _ReportingStore:
