@@ -40,7 +40,9 @@ class WindowsApi:
         return self._m.place_tab(self._id, _root(root))
 
     @exposed
-    def closeTab(self, root: str) -> None:
+    def closeTab(self, root: str, keep: builtins.list[str] | None = None) -> None:
+        """Close the project's tab: its shells end but those in `keep`; agents run on."""
+        self._services.projects.close(_root(root), frozenset(str(s) for s in keep or ()))
         self._m.close_tab(_root(root))
 
     @exposed

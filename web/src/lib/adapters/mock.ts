@@ -13,6 +13,7 @@ import type {
   PushHandler,
   TerminalsGateway,
   Unsubscribe,
+  WindowsGateway,
 } from '../ports';
 import { MockBackend, type MockCall, type MockOptions, type MockSession } from './mock-backend';
 import { bridgeGateway } from './pywebview';
@@ -37,6 +38,7 @@ export class MockGateway implements Gateway {
   readonly terminals: TerminalsGateway;
   readonly orchestration: OrchestrationGateway;
   readonly conversations: ConversationsGateway;
+  readonly windows: WindowsGateway;
 
   constructor(options: MockOptions = {}) {
     this.backend = new MockBackend(options, (batch) => this.hub.deliver(batch));
@@ -49,6 +51,7 @@ export class MockGateway implements Gateway {
     this.terminals = client.terminals;
     this.orchestration = client.orchestration;
     this.conversations = client.conversations;
+    this.windows = client.windows;
   }
 
   onPush(handler: PushHandler): Unsubscribe {

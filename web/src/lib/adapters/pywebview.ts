@@ -14,6 +14,7 @@ import {
   type PushBatch,
   type SendResult,
   type TerminalsGateway,
+  type WindowsGateway,
 } from '../ports';
 
 /**
@@ -202,6 +203,26 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     read: (root, conversationId) => call('conversations', 'read', root, conversationId),
   };
 
+  // -- windows and tabs (issue 9)
+  const windows: WindowsGateway = {
+    state: () => call('windows', 'state'),
+    open: () => call('windows', 'open'),
+    placeTab: (root) => call('windows', 'placeTab', root),
+    closeTab: (root, keep) => call('windows', 'closeTab', root, keep ?? []),
+    activate: (root) => call('windows', 'activate', root),
+    moveTab: (root, windowId, index) =>
+      index === undefined ? call('windows', 'moveTab', root, windowId) : call('windows', 'moveTab', root, windowId, index),
+    relocate: (oldRoot, newRoot) => call('windows', 'relocate', oldRoot, newRoot),
+    dragStart: (root) => call('windows', 'dragStart', root),
+    dropTab: (index) => call('windows', 'dropTab', index),
+    dragEnd: (screenX, screenY) => call('windows', 'dragEnd', screenX, screenY),
+    busy: (sessionIds) => call('windows', 'busy', sessionIds),
+    liveAgents: () => call('windows', 'liveAgents'),
+    close: (keep) => call('windows', 'close', keep ?? []),
+    quit: () => call('windows', 'quit'),
+    openSaved: (root) => call('windows', 'openSaved', root),
+  };
+
   return {
     kind,
     app,
@@ -212,6 +233,7 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     terminals,
     orchestration,
     conversations,
+    windows,
     onPush: (handler) => hub.subscribe(handler),
   };
 }
