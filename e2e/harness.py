@@ -136,7 +136,8 @@ class IdeaApp:
             for page in context.pages:
                 if self.page_url(page.url):
                     try:
-                        context.new_cdp_session(page).send("Runtime.runIfWaitingForDebugger")
+                        context.new_cdp_session(page).send("Runtime.runIfWaitingForDebugger",
+                                                           timeout=5_000)
                     except Exception:  # noqa: BLE001 - a page closing meanwhile
                         pass
 

@@ -38,11 +38,12 @@ def page_targets(app: IdeaApp) -> int:
 
 
 def saved_workspace(data_dir: Path, windows: list[list[str]]) -> None:
-    """Write `workspace.json` with one window per entry (its tabs), side by side."""
+    """Write `workspace.json` with one window per entry (its tabs), in a 2×2 grid that does
+    not overlap (an occluded page is not painted by Chromium)."""
     data_dir.mkdir(parents=True, exist_ok=True)
     doc = {"version": 1, "windows": [
-        {"id": f"w{i + 1}", "bounds": {"x": 20 + 40 * i, "y": 20 + 30 * i, "width": 1000,
-                                       "height": 700},
+        {"id": f"w{i + 1}", "bounds": {"x": 800 * (i % 2), "y": 500 * (i // 2), "width": 780,
+                                       "height": 480},
          "tabs": [{"root": r} for r in roots], **({"activeRoot": roots[-1]} if roots else {})}
         for i, roots in enumerate(windows)]}
     (data_dir / "workspace.json").write_text(json.dumps(doc, indent=2))
