@@ -1,4 +1,8 @@
-"""Several OS windows (issue 9, item 1): a tab moved between windows while its shell keeps
+"""WIP — NOT GREEN YET: these tests time out on this machine (a page of a window opened at
+start can stay waiting for a debugger, see `e2e/windows_ui.py`); the logic they drive is
+covered by tests/unit/bridge/test_window_manager.py and web/src/features/tabs/Windows.spec.ts.
+
+Several OS windows (issue 9, item 1): a tab moved between windows while its shell keeps
 printing (no line lost or doubled, the shell never stops), across three windows; a project in
 one tab at a time; windows opened from the menu and Ctrl+Shift+N; a tab dropped outside every
 window opens a new window at the drop point.
