@@ -15,6 +15,7 @@ from app.adapters.pty import default_host_class
 from app.adapters.sandbox import default_enforcer
 from app.adapters.sandbox.needs import HostCliNeeds
 from app.adapters.stores.filesystem import LocalFileSystem
+from app.adapters.stores.workspace_store import JsonWorkspaceStore
 from app.adapters.system.clock import SystemClock, Uuid4Ids
 from app.adapters.system.commands import PathCommandResolver, SubprocessProfileDetector
 from app.adapters.system.self_command import self_command
@@ -32,6 +33,7 @@ from app.core.ports import (
     IdSource,
     LaunchProjector,
     PermissionProjector,
+    ProcessInspector,
     ProfileDetector,
     ProjectDoor,
     SandboxEnforcer,
@@ -73,6 +75,7 @@ from app.services.settings import SettingsService
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.terminal_views import TerminalViews
 from app.services.terminals import TerminalService
+from app.services.workspace import WorkspaceService
 
 
 @dataclass(frozen=True)
@@ -164,8 +167,12 @@ class Container:
     config: Config
     adapters: Adapters
     services: AppServices = field(repr=False)
+    #: The workspace (windows, tabs, what to restore: issue 9).
+    workspace: WorkspaceService = field(repr=False)
 
     doors: Sequence[ProjectDoor] = ()
+    #: What runs inside terminals (None when the PTY host cannot tell).
+    inspector: ProcessInspector | None = None
 
     def shutdown(self, timeout_ms: int = 3_000) -> None:
         """End every pending ask, terminal session, door and timer (app exit)."""
@@ -241,4 +248,8 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
         settings=SettingsService(LoadSettings(a.fs, data), UpdateSettings(a.fs, data), output),
         keeper=keeper,
     )
-    return Container(config, a, services, doors)
+    # -- the workspace (issue 9: windows, tabs, restore)
+    inspector = a.terminals if isinstance(a.terminals, ProcessInspector) else None
+    workspace = WorkspaceService(JsonWorkspaceStore(a.fs, data), events, projects, output,
+                                 inspector)
+    return Container(config, a, services, workspace, doors, inspector)

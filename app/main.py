@@ -15,9 +15,12 @@ from app.core.domain.push_pipeline import PipelineLimits
 
 
 def run_gui(data_dir: str | None, projects: list[str]) -> int:
-    """Open the IdeA window and block until it is closed. Returns the process exit code."""
-    from app.adapters.window.pywebview_window import PywebviewWindow, run_window
-    from app.bridge.window import WindowDoor
+    """Open IdeA's windows (those of the saved workspace, or one) and block until the last one
+    is closed. Returns the process exit code."""
+    from app.adapters.window.pywebview_window import PywebviewWindows
+    from app.bridge.window import WindowDoor, WindowPort
+    from app.bridge.window_manager import WindowManager
+    from app.bridge.windows_api import WindowsApi
 
     logging.basicConfig(level=os.environ.get("IDEA_LOG_LEVEL", "INFO"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -28,14 +31,24 @@ def run_gui(data_dir: str | None, projects: list[str]) -> int:
     container = build(Config(data_dir=str(data), shell=paths.user_shell(),
                              startup_projects=startup, home=os.path.expanduser("~")))
     container.services.settings.apply()
+    windows = PywebviewWindows(url, storage_path=str(data / "webview"))
+    workspace = container.workspace
 
-    def door(window: PywebviewWindow) -> WindowDoor:
-        return WindowDoor(container.services, window, data_dir=str(data),
+    def door(window_id: str, port: WindowPort) -> WindowDoor:
+        api = WindowsApi(window_id, manager, container.services, workspace,
+                         container.inspector)
+        # A window's saved tabs open at start; `--project` roots were put in the first one.
+        tabs = [t.root for t in workspace.doc.window(window_id).tabs] \
+            if any(w.id == window_id for w in workspace.doc.windows) else []
+        return WindowDoor(container.services, port, data_dir=str(data),
                           first_run_disabled=os.environ.get("IDEA_DISABLE_FIRST_RUN") == "1",
-                          startup_projects=startup, pump_factory=pump_factory(os.environ))
+                          startup_projects=tabs, features={"windows": api},
+                          pump_factory=pump_factory(os.environ))
 
+    manager = WindowManager(container.services, workspace, windows, door)
     try:
-        run_window(door, url, storage_path=str(data / "webview"))
+        manager.open_saved(startup)
+        windows.start()
     finally:
         container.shutdown()
     return 0

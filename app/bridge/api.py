@@ -310,9 +310,10 @@ class TerminalsApi:
         self._terminals, self._ctx = services.terminals, ctx
 
     @exposed
-    def openShell(self, root: str, node_id: str, cols: int, rows: int) -> dto.Json:
-        return dto.shell_dto(self._terminals.open_shell(root, node_id, int(cols),
-                                                        int(rows))).wire()
+    def openShell(self, root: str, node_id: str, cols: int, rows: int,
+                  cwd: str | None = None) -> dto.Json:
+        return dto.shell_dto(self._terminals.open_shell(root, node_id, int(cols), int(rows),
+                                                        str(cwd) if cwd else None)).wire()
 
     @exposed
     def attach(self, session_id: str) -> dto.Json:

@@ -4,7 +4,7 @@ it attaches) and its js_api. The window technology hides behind `WindowPort`."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from app.bridge.api import BridgeApi, WindowContext
@@ -34,7 +34,8 @@ class WindowDoor:
 
     def __init__(self, services: AppServices, window: WindowPort, *, data_dir: str,
                  first_run_disabled: bool = False, startup_projects: Sequence[str] = (),
-                 pump_factory: Callable[[Post], PushPump] = PushPump) -> None:
+                 pump_factory: Callable[[Post], PushPump] = PushPump,
+                 features: Mapping[str, object] | None = None) -> None:
         self.view = f"window-{next(_views)}"
         self.pump = pump_factory(window.post_script)
         self._services = services
@@ -44,6 +45,8 @@ class WindowDoor:
                             data_dir=data_dir, first_run_disabled=first_run_disabled,
                             startup_projects=tuple(startup_projects))
         self.api = BridgeApi(services, ctx)
+        for name, feature in (features or {}).items():  # e.g. `windows` (the window manager)
+            setattr(self.api, name, feature)
 
     def _on_event(self, event: DomainEvent) -> None:
         self.pump.add_event(event_dto(event).wire(), session_of(event))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from app.core.domain.agent_session import Final, StructuredSpec, TurnEvent
 from app.core.domain.delegation import AgentCaller
@@ -19,6 +19,7 @@ from app.core.domain.permission_rules import EffectivePermissions
 from app.core.domain.profiles import Profile
 from app.core.domain.sandbox import CliNeed, SandboxPlan, SandboxStatus
 from app.core.domain.sessions import SpawnSpec, TerminalChunk
+from app.core.domain.workspace import WorkspaceDoc
 from app.core.errors import AppError
 from app.core.events import DomainEvent
 
@@ -421,4 +422,43 @@ class AgentSessions(Protocol):
         """A session for `spec`, resuming `spec.resume_id` when the protocol can. Raises
         `AppError`: `COMMAND_NOT_FOUND` (no such executable), `NOT_FOUND` (no such cwd), and
         for a protocol that opens its session here (ACP) `SESSION_ERROR` and `TIMEOUT`."""
+        ...
+
+
+# ---------------------------------------------------------------- workspace (issue 9, windows)
+
+class WorkspaceStore(Protocol):
+    """`workspace.json` and the restored shells' scrollback files, in the app data dir
+    (`app/adapters/stores/workspace_store.py`)."""
+
+    def load(self) -> WorkspaceDoc | None:
+        """The saved workspace; `None` when there is none. Raises `AppError(CORRUPT_FILE)`
+        (naming the file and field); after that `save` refuses to overwrite the file."""
+        ...
+
+    def save(self, doc: WorkspaceDoc) -> None:
+        """Write atomically. Raises NOT_WRITABLE, CORRUPT_FILE (the file on disk could not be
+        read at load: it is kept as is)."""
+        ...
+
+    def write_scrollback(self, session_id: str, text: str) -> str:
+        """Keep a shell's last output; returns the file's name relative to the data dir."""
+        ...
+
+    def read_scrollback(self, name: str) -> str:
+        """The text kept by `write_scrollback` (`""` when missing)."""
+        ...
+
+
+@runtime_checkable
+class ProcessInspector(Protocol):
+    """What runs inside a terminal session (the POSIX PTY host implements it)."""
+
+    def foreground(self, session_id: str) -> str | None:
+        """Name of the foreground process when it is not the session's own process (e.g.
+        `sleep` run from the shell), else `None` (also for unknown or ended sessions)."""
+        ...
+
+    def cwd(self, session_id: str) -> str | None:
+        """The session process's working directory, when the OS tells it."""
         ...

@@ -53,13 +53,14 @@ class ProjectService:
             return self.open(root)
         return self._register(self._create.execute(root, name))
 
-    def close(self, root: str) -> None:
-        """Close the project's tab: shells end, agents keep running (no error when not open)."""
+    def close(self, root: str, keep: frozenset[str] = frozenset()) -> None:
+        """Close the project's tab: shells end (but those in `keep`), agents keep running (no
+        error when not open)."""
         handle = self._projects.find(root)
         if handle is None:
             return
         with handle.lock:
-            self._keeper.close_tab(handle)
+            self._keeper.close_tab(handle, keep)
 
     def view(self, root: str) -> ProjectView:
         """The open project at `root`; raises `AppError(NOT_FOUND)`."""

@@ -88,12 +88,13 @@ class SessionKeeper:
         except AppError as exc:  # the layout could not be saved: the flag stays, said once
             log.warning("agentWasRunning of %s kept: %s", session_id, exc.message)
 
-    def close_tab(self, handle: ProjectHandle) -> None:
-        """The project's tab closed: plain shells end, agents keep running in the background;
-        the project is forgotten once it owns no session."""
+    def close_tab(self, handle: ProjectHandle, keep: frozenset[str] = frozenset()) -> None:
+        """The project's tab closed: plain shells end (except those in `keep`: the user chose
+        "keep in background"), agents keep running in the background; the project is
+        forgotten once it owns no session."""
         handle.in_tab = False
         for record in list(handle.state.sessions.values()):
-            if record.kind == "shell" and record.alive:
+            if record.kind == "shell" and record.alive and record.session_id not in keep:
                 self._kill(record.session_id)
         self._settle(handle)
 

@@ -161,6 +161,19 @@ class TerminalOutputBus:
         with self._lock:
             self._streams.pop(session_id, None)
 
+    def seed(self, session_id: str, text: str) -> None:
+        """Start a session's ring with `text` (a restored shell's previous output), before
+        the session produces anything; offsets are unchanged (views repaint it as
+        scrollback)."""
+        with self._lock:
+            self._stream(session_id).ring.append(text)
+
+    def scrollback(self, session_id: str) -> str:
+        """The session's kept recent output (`""` when it has none)."""
+        with self._lock:
+            stream = self._streams.get(session_id)
+            return stream.ring.text() if stream is not None else ""
+
     def session_ids(self) -> list[str]:
         """Sessions with a ring (diagnostics and tests)."""
         with self._lock:

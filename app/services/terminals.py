@@ -44,11 +44,13 @@ class TerminalService:
         self._views, self._open_shell, self._bus = views, open_shell, bus
         self._portal_writes = portal_writes
 
-    def open_shell(self, root: str, node_id: str, cols: int, rows: int) -> ShellOpened:
-        """Start the user's shell in cell `node_id` of project `root`. Errors of `OpenShell`."""
+    def open_shell(self, root: str, node_id: str, cols: int, rows: int,
+                   cwd: str | None = None, session_id: str | None = None) -> ShellOpened:
+        """Start the user's shell in cell `node_id` of project `root` (in `cwd`, default the
+        root: a restored shell reopens where it was). Errors of `OpenShell`."""
         with self._projects.locked(root) as state:
             before = set(state.sessions)
-            opened = self._open_shell.execute(state, node_id, cols, rows)
+            opened = self._open_shell.execute(state, node_id, cols, rows, cwd, session_id)
             self._bus.sized(opened.session_id, cols, rows, from_start=True)
             self._keeper.after_start(state, before)
             return opened

@@ -171,6 +171,37 @@ class PtyProcessHost(PtyHostBase[_Session]):
         except OSError:
             pass
 
+    # ------------------------------------------------------------------ ProcessInspector
+
+    def foreground(self, session_id: str) -> str | None:
+        """Name (`/proc/<pgrp>/comm`, else `ps`) of the terminal's foreground process group
+        leader when it is not the session's own process; `None` otherwise or when unknown."""
+        with self._lock:
+            s = self._sessions.get(session_id)
+        if s is None or s.exited.is_set():
+            return None
+        with s.io_lock:
+            if s.io_closed:
+                return None
+            try:
+                pgrp = os.tcgetpgrp(s.fd)
+            except OSError:
+                return None
+        if pgrp <= 0 or pgrp == s.pid:
+            return None
+        return _process_name(pgrp) or str(pgrp)
+
+    def cwd(self, session_id: str) -> str | None:
+        """The session process's working directory (`/proc/<pid>/cwd`; `None` elsewhere)."""
+        with self._lock:
+            s = self._sessions.get(session_id)
+        if s is None or s.exited.is_set():
+            return None
+        try:
+            return os.readlink(f"/proc/{s.pid}/cwd")
+        except OSError:
+            return None
+
     # ------------------------------------------------------------------ internals
 
     def _signal(self, s: _Session, sig: int) -> None:
@@ -223,3 +254,12 @@ def _wait_fd(fd: int, *, write: bool, timeout_s: float) -> bool:
     except (OSError, ValueError):
         return True
     return bool(r or w or x)
+
+
+def _process_name(pid: int) -> str | None:
+    """The command name of `pid` (Linux `/proc`), or `None`."""
+    try:
+        with open(f"/proc/{pid}/comm", encoding="utf-8", errors="replace") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None

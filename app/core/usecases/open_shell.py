@@ -32,10 +32,12 @@ class OpenShell:
         self._terminals, self._ids, self._fs, self._events = terminals, ids, fs, events
         self._shell = shell
 
-    def execute(self, project: ProjectState, node_id: str, cols: int, rows: int) -> ShellOpened:
-        """Start the shell with cwd = project root, size `cols` x `rows` cells, env
-        `IDEA_PROJECT_ROOT`; the leaf `node_id` of the active layout then shows it (persisted,
-        no undo step). Publishes `SessionStarted` then `LayoutChanged`.
+    def execute(self, project: ProjectState, node_id: str, cols: int, rows: int,
+                cwd: str | None = None, session_id: str | None = None) -> ShellOpened:
+        """Start the shell with cwd = `cwd` (a restored shell's folder) or the project root,
+        size `cols` x `rows` cells, env `IDEA_PROJECT_ROOT`, under `session_id` when given (a
+        restored shell keeps the id its cell names); the leaf `node_id` of the active
+        layout then shows it (persisted, no undo step). Publishes `SessionStarted` then `LayoutChanged`.
 
         Raises `INVALID` (no shell configured, node not a leaf), `NOT_FOUND` (unknown node),
         `CORRUPT_FILE` (`layouts.json` unreadable), `COMMAND_NOT_FOUND` (from the PTY host).
@@ -45,9 +47,9 @@ class OpenShell:
         doc = require_layouts(project)
         if find_leaf(doc.active.root, node_id) is None:
             raise AppError(NOT_FOUND, f"no cell '{node_id}'", {"nodeId": node_id})
-        spec = SpawnSpec(command=self._shell, args=[], cwd=project.root,
+        spec = SpawnSpec(command=self._shell, args=[], cwd=cwd or project.root,
                          env={"IDEA_PROJECT_ROOT": project.root}, cols=cols, rows=rows,
-                         session_id=self._ids.new_id())
+                         session_id=session_id or self._ids.new_id())
         session_id = self._terminals.spawn(spec)
         record = SessionRecord(session_id, "shell", _free_title(project, self._shell))
         project.sessions[session_id] = record

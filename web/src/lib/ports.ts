@@ -550,7 +550,71 @@ export type PushEvent =
   | { type: 'escalationResolved'; root: string; ticket: string; choice: string | null }
   | ({ type: 'headlessActivity' } & HeadlessEntry)
   /** Something refused the agent (its launch, or a tool call its CLI reported). */
-  | { type: 'permissionDenied'; root: string; agentId: string; denial: Denial };
+  | { type: 'permissionDenied'; root: string; agentId: string; denial: Denial }
+  // -- windows and tabs (issue 9, contracts §13)
+  | ({ type: 'workspaceChanged' } & WorkspaceWire)
+  /** The user closes this OS window: the page asks what it must, then `windows.close`/`quit`. */
+  | { type: 'closeRequested'; windowId: string; quit: boolean };
+
+// ---------------------------------------------------------------------------------------------
+// Windows and tabs (issue 9, contracts §13)
+
+/** One OS window of the workspace: its tabs (project roots) in order and the one shown. */
+export interface WindowTabs {
+  id: string;
+  tabs: string[];
+  activeRoot: string | null;
+}
+
+/** Every window's tabs, and a distinct label per open project root. */
+export interface WorkspaceWire {
+  windows: WindowTabs[];
+  labels: Record<string, string>;
+}
+
+/** `windows.state()`: the workspace as seen from this window (`windowId`). */
+export interface WorkspaceState extends WorkspaceWire {
+  windowId: string;
+}
+
+/** A plain shell running a foreground process other than the shell (e.g. `sleep`). */
+export interface BusySession {
+  sessionId: string;
+  process: string;
+}
+
+export interface LiveAgent {
+  root: string;
+  agentId: string;
+}
+
+export interface WindowsGateway {
+  state(): Promise<WorkspaceState>;
+  /** A new empty OS window; answers its id. */
+  open(): Promise<string>;
+  /** This page opened `root`: answers the window whose tab shows it (another one is focused). */
+  placeTab(root: string): Promise<string>;
+  /** Close the project's tab: its shells end, but `keep` (left in the background); agents run on. */
+  closeTab(root: string, keep?: string[]): Promise<null>;
+  activate(root: string | null): Promise<null>;
+  /** Reorder within a window or move to window `windowId` at `index` (default: last). */
+  moveTab(root: string, windowId: string, index?: number): Promise<null>;
+  /** A tab whose folder went missing shows `newRoot` instead. */
+  relocate(oldRoot: string, newRoot: string): Promise<null>;
+  dragStart(root: string): Promise<null>;
+  /** The dragged tab (of any window) was dropped on this tab bar at `index`. */
+  dropTab(index: number): Promise<boolean>;
+  /** This window's drag ended at a screen point; a new window's id when dropped outside all. */
+  dragEnd(screenX: number, screenY: number): Promise<string | null>;
+  busy(sessionIds: string[]): Promise<BusySession[]>;
+  liveAgents(): Promise<LiveAgent[]>;
+  /** Close this window now; `keep`: shells left running in the background. */
+  close(keep?: string[]): Promise<null>;
+  /** Quit IdeA: what to restore is recorded, every window closes, agents stop. */
+  quit(): Promise<null>;
+  /** A saved tab at start: the project, its shells of the last quit reopened first. */
+  openSaved(root: string): Promise<ProjectDTO>;
+}
 
 /** What an agent's headless turn did (`headlessActivity`, `orchestration.transcript`). */
 export type HeadlessKind = 'started' | 'text' | 'tool' | 'permission' | 'rateLimited' | 'final' | 'error';
@@ -867,6 +931,7 @@ export interface Gateway {
   readonly permissions: PermissionsGateway;
   readonly resume: ResumeGateway;
   readonly settings: SettingsGateway;
+  readonly windows: WindowsGateway;
   /** Subscribes to pushes; batches received before the first subscriber are replayed to it. */
   onPush(handler: PushHandler): Unsubscribe;
 }

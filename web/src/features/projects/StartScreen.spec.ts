@@ -79,6 +79,6 @@ describe('start screen', () => {
     await h.workspace.open('/work/alpha');
     await fireEvent.click(await screen.findByTestId('close-tab-alpha'));
     expect(await screen.findByTestId('start-screen')).toBeInTheDocument();
-    expect(h.gateway.callsOf('projects.close')).toEqual([['/work/alpha']]);
+    expect(h.gateway.callsOf('windows.closeTab')).toEqual([['/work/alpha', []]]);
   });
 });

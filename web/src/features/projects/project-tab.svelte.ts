@@ -33,6 +33,11 @@ export const ENDED_DELEGATION_MS = 4000;
 export interface TabNotices {
   report(error: unknown, context: string, kind: 'layout' | 'agent' | 'terminal'): void;
   resolved(kind: 'layout' | 'agent' | 'terminal'): void;
+  /**
+   * Closing something ends these shells: ask when one runs a foreground process (issue 9).
+   * `kill` (or nothing busy), `keep` in the background, or `cancel`. Absent: never asks.
+   */
+  askAboutBusy?(sessionIds: string[], what: string): Promise<'kill' | 'keep' | 'cancel'>;
 }
 
 /** What the tab knows of an agent's access matrix: read (`null` = none declared), or unreadable. */
@@ -365,9 +370,17 @@ export class ProjectTab {
 
   /**
    * Closes a cell. The backend decides what happens to its session (`layout.edit`): an agent
-   * session detaches to the background, a plain shell is killed.
+   * session detaches to the background, a plain shell is killed — after asking, when the shell
+   * runs a foreground process (kill / keep in background: detached first / cancel).
    */
   async closeCell(nodeId: string): Promise<void> {
+    const session = findLeaf(this.#layoutRoot, nodeId)?.session;
+    const shell = session ? this.#sessions.find((s) => s.sessionId === session && s.kind === 'shell' && s.alive) : undefined;
+    if (shell && this.#notices.askAboutBusy) {
+      const choice = await this.#notices.askAboutBusy([shell.sessionId], 'this cell');
+      if (choice === 'cancel') return;
+      if (choice === 'keep' && !(await this.editLayout({ kind: 'assign', nodeId }))) return;
+    }
     await this.editLayout({ kind: 'close', nodeId });
   }
 

@@ -2,12 +2,15 @@ import {
   asGatewayError,
   type AgentActivity,
   type AppInfo,
+  type BusySession,
   type Escalation,
   type Gateway,
   type Profile,
   type ProjectDTO,
   type PushBatch,
   type RecentProject,
+  type WindowTabs,
+  type WorkspaceWire,
 } from '../../lib/ports';
 import { attentionFor, attentionMessage, finishedTurnConcernsUser } from '../../lib/domain/delegations';
 import { Toasts } from '../orchestration/toasts.svelte';
@@ -44,6 +47,22 @@ export interface InitOffer {
   message: string;
 }
 
+/** A saved tab whose project folder is missing ("folder not found": relocate / remove). */
+export interface MissingTab {
+  root: string;
+  message: string;
+}
+
+/** One entry of the tab bar. */
+export type TabEntry = { kind: 'project'; root: string; tab: ProjectTab } | { kind: 'missing'; root: string; missing: MissingTab };
+
+/** The answer to a confirmation: end them (`kill`; at quit: stop the agents), keep them in the background, or cancel. */
+export type Choice = 'kill' | 'keep' | 'cancel';
+
+/** A confirmation on screen: busy shells about to end (`what` closes), or agents running at quit. */
+export type QuestionBody = { kind: 'busy'; busy: BusySession[]; what: string } | { kind: 'quit'; agents: string[] };
+export type Question = QuestionBody & { resolve: (choice: Choice) => void };
+
 /** Path comparison key: trailing separators dropped, backslashes unified. */
 export function rootKey(path: string): string {
   const unified = path.trim().replace(/\\/g, '/');
@@ -64,6 +83,18 @@ export class Workspace {
   #showWizard = $state(false);
   #wizardMode = $state<'first-run' | 'manage'>('first-run');
   #starting = $state(true);
+  // -- windows and tabs (issue 9)
+  #windowId = $state<string | null>(null);
+  #labels = $state.raw<Record<string, string>>({});
+  /** Tab order of this window (roots, as the backend has it). */
+  #order = $state.raw<string[]>([]);
+  /** Saved tabs whose folder is gone: shown as "folder not found" with relocate / remove. */
+  #missing = $state.raw<MissingTab[]>([]);
+  /** The question on screen (kill a busy shell? stop the agents at quit?), with its answer. */
+  #question = $state.raw<Question | null>(null);
+  /** Roots being opened (a push must not open them a second time). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+  #opening = new Set<string>();
 
   readonly #activeTab: ProjectTab | null = $derived(this.#tabs.find((t) => t.root === this.#activeRoot) ?? null);
   readonly #visibleNotices: Notice[] = $derived(
@@ -175,6 +206,220 @@ export class Workspace {
     return this.#starting;
   }
 
+  /** This OS window's id (`windows.state()`), once known. */
+  get windowId(): string | null {
+    return this.#windowId;
+  }
+
+  /** The tab label of `root`: its name, told apart from a same-named folder's. */
+  labelOf(root: string, name: string): string {
+    const label = this.#labels[root];
+    const parent = label?.includes(' — ') ? label.slice(label.indexOf(' — ') + 3) : null;
+    return parent ? `${name} — ${parent}` : name;
+  }
+
+  /** This window's tabs in order: an open project, or a saved one whose folder is missing. */
+  get tabEntries(): readonly TabEntry[] {
+    const tabs = this.#tabs;
+    const missing = this.#missing;
+    const entries: TabEntry[] = [];
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local to this getter
+    const seen = new Set<string>();
+    for (const root of this.#order) {
+      const tab = tabs.find((t) => rootKey(t.root) === rootKey(root));
+      const gone = missing.find((m) => rootKey(m.root) === rootKey(root));
+      if (tab && !seen.has(tab.root)) entries.push({ kind: 'project', root: tab.root, tab });
+      else if (gone && !seen.has(gone.root)) entries.push({ kind: 'missing', root: gone.root, missing: gone });
+      seen.add(tab?.root ?? gone?.root ?? root);
+    }
+    for (const tab of tabs) if (!seen.has(tab.root)) entries.push({ kind: 'project', root: tab.root, tab });
+    for (const gone of missing) if (!seen.has(gone.root)) entries.push({ kind: 'missing', root: gone.root, missing: gone });
+    return entries;
+  }
+
+  /** The saved tab shown whose folder is missing, if that is the active one. */
+  get activeMissing(): MissingTab | null {
+    return this.#missing.find((m) => m.root === this.#activeRoot) ?? null;
+  }
+
+  /** The confirmation on screen, if any. */
+  get question(): Question | null {
+    return this.#question;
+  }
+
+  /** The user answered the question on screen. */
+  answer(choice: Choice): void {
+    const question = this.#question;
+    this.#question = null;
+    question?.resolve(choice);
+  }
+
+  /**
+   * Asks before ending busy shells: `kill`, `keep` (in the background) or `cancel`. Nothing
+   * busy: answers `kill` at once (nothing would be lost).
+   */
+  askAboutBusy(busy: readonly BusySession[], what: string): Promise<Choice> {
+    if (busy.length === 0) return Promise.resolve('kill');
+    return this.#ask({ kind: 'busy', busy: [...busy], what });
+  }
+
+  #ask(question: QuestionBody): Promise<Choice> {
+    this.#question?.resolve('cancel');
+    return new Promise((resolve) => {
+      this.#question = { ...question, resolve };
+    });
+  }
+
+  /** Busy shells among `sessionIds` (best effort: none when the backend cannot tell). */
+  async busyAmong(sessionIds: string[]): Promise<BusySession[]> {
+    if (sessionIds.length === 0) return [];
+    try {
+      return await this.#gateway.windows.busy(sessionIds);
+    } catch {
+      return [];
+    }
+  }
+
+  /** A new OS window (menu, Ctrl+Shift+N). */
+  async newWindow(): Promise<void> {
+    try {
+      await this.#gateway.windows.open();
+    } catch (error) {
+      this.report(error, 'Could not open a window', { kind: 'project' });
+    }
+  }
+
+  /**
+   * Quit IdeA: with agents running, asks first (stop them / cancel: they cannot outlive the
+   * app); what to restore is recorded by the backend.
+   */
+  async quit(): Promise<void> {
+    const agents = await this.#gateway.windows.liveAgents().catch(() => []);
+    if (agents.length > 0) {
+      const names = agents.map((a) => this.tabFor(a.root)?.agentName(a.agentId) ?? a.agentId);
+      if ((await this.#ask({ kind: 'quit', agents: names })) !== 'kill') return;
+    }
+    await this.#gateway.windows.quit();
+  }
+
+  /** The OS window is being closed: ask about busy shells (or, for the last one, quit). */
+  async #closeRequested(quit: boolean): Promise<void> {
+    if (quit) {
+      await this.quit();
+      return;
+    }
+    const shells = this.#tabs.flatMap((t) => t.sessions.filter((s) => s.kind === 'shell' && s.alive).map((s) => s.sessionId));
+    const choice = await this.askAboutBusy(await this.busyAmong(shells), 'this window');
+    if (choice === 'cancel') return;
+    const busy = choice === 'keep' ? (await this.busyAmong(shells)).map((b) => b.sessionId) : [];
+    await this.#gateway.windows.close(busy);
+  }
+
+  /** Drag a tab: the backend holds what is dragged (windows share no drag data). */
+  dragStart(root: string): void {
+    void this.#gateway.windows.dragStart(root).catch(() => undefined);
+  }
+
+  /** A tab (of this window or another) was dropped on this tab bar at `index`. */
+  async dropTab(index: number): Promise<void> {
+    try {
+      await this.#gateway.windows.dropTab(index);
+    } catch (error) {
+      this.report(error, 'Could not move the tab', { kind: 'project' });
+    }
+  }
+
+  /** This window's tab drag ended unaccepted at a screen point: outside all windows, it opens a new one. */
+  async dragEnd(screenX: number, screenY: number): Promise<void> {
+    try {
+      await this.#gateway.windows.dragEnd(Math.round(screenX), Math.round(screenY));
+    } catch (error) {
+      this.report(error, 'Could not move the tab', { kind: 'project' });
+    }
+  }
+
+  /** "Relocate…" on a missing folder's tab: pick the folder, the tab shows it in place. */
+  async relocate(root: string): Promise<void> {
+    let picked: string | null;
+    try {
+      picked = await this.#gateway.projects.pickFolder();
+    } catch (error) {
+      this.report(error, 'Could not open the folder dialog', { kind: 'folder-dialog' });
+      return;
+    }
+    if (!picked) return;
+    try {
+      const dto = await this.#gateway.windows.openSaved(picked);
+      this.#missing = this.#missing.filter((m) => m.root !== root);
+      await this.#gateway.windows.relocate(root, dto.root);
+      this.#adopt(dto);
+    } catch (error) {
+      this.report(error, `Could not open ${picked}`, { kind: 'project' });
+    }
+  }
+
+  /** "Remove" on a missing folder's tab. */
+  async removeMissing(root: string): Promise<void> {
+    this.#missing = this.#missing.filter((m) => m.root !== root);
+    this.#order = this.#order.filter((r) => r !== root);
+    if (this.#activeRoot === root) this.#show(this.#tabs[0]?.root ?? null);
+    await this.#gateway.windows.closeTab(root).catch(() => undefined);
+  }
+
+  /** A saved tab at start: opened with its shells restored, or kept as "folder not found". */
+  async #openSaved(root: string): Promise<void> {
+    if (this.tabFor(root)) return;
+    this.#opening.add(root);
+    try {
+      this.#adopt(await this.#gateway.windows.openSaved(root));
+    } catch (error) {
+      const failure = asGatewayError(error);
+      if (failure.code === 'NOT_FOUND') {
+        this.#missing = [...this.#missing.filter((m) => m.root !== root), { root, message: failure.message }];
+        this.#order = this.#order.includes(root) ? this.#order : [...this.#order, root];
+      } else {
+        this.report(error, `Could not open ${root}`, { kind: 'project' });
+      }
+    } finally {
+      this.#opening.delete(root);
+    }
+  }
+
+  /** `workspaceChanged`: this window's share — tabs moved away go (their sessions run on), new ones open. */
+  #workspaceChanged(wire: WorkspaceWire): void {
+    this.#labels = wire.labels ?? {};
+    const mine: WindowTabs | undefined = wire.windows.find((w) => w.id === this.#windowId);
+    if (!mine) return;
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local to this handler
+    const wanted = new Set(mine.tabs.map(rootKey));
+    for (const tab of this.#tabs.filter((t) => !wanted.has(rootKey(t.root)))) {
+      if (this.#opening.has(tab.root)) continue;
+      tab.dispose();
+      this.#tabs = this.#tabs.filter((t) => t !== tab);
+      this.#notices = this.#notices.filter((n) => n.root !== tab.root);
+    }
+    this.#missing = this.#missing.filter((m) => wanted.has(rootKey(m.root)));
+    this.#order = [...mine.tabs];
+    for (const root of mine.tabs) {
+      if (this.tabFor(root) || this.#opening.has(root) || this.#missing.some((m) => m.root === root)) continue;
+      this.#opening.add(root);
+      void this.#gateway.projects
+        .open(root)
+        .then((dto) => {
+          this.#adopt(dto);
+          if (mine.activeRoot && rootKey(mine.activeRoot) === rootKey(root)) this.#show(this.tabFor(root)?.root ?? null);
+        })
+        .catch((error: unknown) => this.report(error, `Could not open ${root}`, { kind: 'project' }))
+        .finally(() => this.#opening.delete(root));
+    }
+    const active = mine.activeRoot ? this.tabFor(mine.activeRoot)?.root ?? null : null;
+    const current = this.#activeRoot;
+    if (active && active !== current) this.#show(active);
+    else if (current !== null && !this.tabFor(current) && !this.#missing.some((m) => m.root === current)) {
+      this.#show(this.tabEntries[0]?.root ?? null);
+    }
+  }
+
   async start(): Promise<void> {
     try {
       const info = await this.#gateway.app.info();
@@ -183,7 +428,18 @@ export class Workspace {
       this.#wizardMode = 'first-run';
       this.#showWizard = info.firstRun;
       await Promise.all([this.reloadProfiles(), this.reloadRecent()]);
-      for (const root of info.startupProjects ?? []) await this.open(root);
+      const state = await this.#gateway.windows.state().catch(() => null);
+      const mine = state?.windows.find((w) => w.id === state.windowId);
+      if (state) {
+        this.#windowId = state.windowId;
+        this.#labels = state.labels ?? {};
+        this.#order = [...(mine?.tabs ?? [])];
+      }
+      // This window's saved tabs (and `--project` roots), their shells restored.
+      for (const root of info.startupProjects ?? []) await this.#openSaved(root);
+      if (mine?.activeRoot && (this.tabFor(mine.activeRoot) || this.#missing.some((m) => m.root === mine.activeRoot))) {
+        this.#show(this.tabFor(mine.activeRoot)?.root ?? mine.activeRoot);
+      }
     } catch (error) {
       this.report(error, 'Start-up failed', { kind: 'startup' });
     } finally {
@@ -229,8 +485,12 @@ export class Workspace {
   /** Opens a project, or focuses its tab when it is already open. Returns true on success. */
   async open(root: string): Promise<boolean> {
     if (this.#focusIfOpen(root)) return true;
+    this.#opening.add(root);
     try {
-      this.#adopt(await this.#gateway.projects.open(root));
+      const dto = await this.#gateway.projects.open(root);
+      // One tab per project: another window that has it is focused instead.
+      const holder = await this.#gateway.windows.placeTab(dto.root).catch(() => this.#windowId);
+      if (holder === this.#windowId || this.#windowId === null) this.#adopt(dto);
       this.resolved('project');
       void this.reloadRecent();
       return true;
@@ -243,13 +503,17 @@ export class Workspace {
       }
       this.report(error, `Could not open ${root}`, { kind: 'project' });
       return false;
+    } finally {
+      this.#opening.delete(root);
     }
   }
 
   async create(root: string, name?: string): Promise<boolean> {
     if (this.#focusIfOpen(root)) return true;
     try {
-      this.#adopt(await this.#gateway.projects.create(root, name?.trim() || undefined));
+      const dto = await this.#gateway.projects.create(root, name?.trim() || undefined);
+      const holder = await this.#gateway.windows.placeTab(dto.root).catch(() => this.#windowId);
+      if (holder === this.#windowId || this.#windowId === null) this.#adopt(dto);
       this.resolved('project');
       void this.reloadRecent();
       return true;
@@ -262,8 +526,13 @@ export class Workspace {
   async close(root: string): Promise<void> {
     const index = this.#tabs.findIndex((t) => t.root === root);
     if (index < 0) return;
+    const shells = this.#tabs[index].sessions.filter((s) => s.kind === 'shell' && s.alive).map((s) => s.sessionId);
+    const busy = await this.busyAmong(shells);
+    const choice = await this.askAboutBusy(busy, this.#tabs[index].name);
+    if (choice === 'cancel') return;
+    const keep = choice === 'keep' ? busy.map((b) => b.sessionId) : [];
     try {
-      await this.#gateway.projects.close(root);
+      await this.#gateway.windows.closeTab(root, keep);
     } catch (error) {
       this.report(error, `Closing ${root} failed`, { kind: 'project' });
     }
@@ -278,6 +547,7 @@ export class Workspace {
 
   activate(root: string | null): void {
     this.#show(root);
+    void this.#gateway.windows.activate(root).catch(() => undefined);
   }
 
   /**
@@ -342,6 +612,14 @@ export class Workspace {
       if (event.type === 'problemResolved') {
         const root = this.tabFor(event.root)?.root;
         this.#notices = this.#notices.filter((n) => !(n.kind === 'problem' && n.title === event.file && n.root === root));
+        continue;
+      }
+      if (event.type === 'workspaceChanged') {
+        this.#workspaceChanged(event);
+        continue;
+      }
+      if (event.type === 'closeRequested') {
+        if (event.windowId === this.#windowId) void this.#closeRequested(event.quit);
         continue;
       }
       const tab = this.tabFor(event.root);
@@ -459,8 +737,10 @@ export class Workspace {
     const tab = new ProjectTab(dto, this.#gateway, {
       report: (error, context, kind) => this.report(error, context, { root: dto.root, kind }),
       resolved: (kind) => this.resolved(kind, dto.root),
+      askAboutBusy: async (sessionIds, what) => this.askAboutBusy(await this.busyAmong(sessionIds), what),
     });
     this.#tabs = [...this.#tabs, tab];
+    if (!this.#order.some((r) => rootKey(r) === rootKey(tab.root))) this.#order = [...this.#order, tab.root];
     this.#activeRoot = tab.root;
     for (const problem of dto.problems ?? []) this.#addNotice('problem', problem.file, problem.message, tab.root, problem.recovery);
   }

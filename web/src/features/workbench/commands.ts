@@ -26,7 +26,9 @@ export type CommandId =
   | 'show-sessions'
   | 'open-project'
   | 'profiles'
-  | 'settings';
+  | 'settings'
+  | 'new-window'
+  | 'quit';
 
 /**
  * Where a chord belongs to the app: `everywhere` (even inside a terminal: the program never
@@ -47,6 +49,8 @@ const everywhere = (...chords: string[]) => chords.map((chord) => ({ chord, scop
 /** The one definition of the window's commands and shortcuts: matched here, shown from here. */
 export const COMMANDS: readonly CommandSpec[] = [
   { id: 'palette', label: 'Show all commands', keys: everywhere('Ctrl+Shift+P') },
+  { id: 'new-window', label: 'New window', keys: everywhere('Ctrl+Shift+N') },
+  { id: 'quit', label: 'Quit IdeA', keys: everywhere('Ctrl+Q') },
   { id: 'split-row', label: 'Split cell right', keys: everywhere('Ctrl+Shift+D') },
   { id: 'split-column', label: 'Split cell down', keys: everywhere('Ctrl+Shift+E') },
   { id: 'close', label: 'Close cell', keys: everywhere('Ctrl+Shift+W') },

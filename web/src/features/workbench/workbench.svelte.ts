@@ -231,6 +231,12 @@ export class Workbench {
       case 'settings':
         this.#settingsOpen = true;
         return;
+      case 'new-window':
+        void workspace.newWindow();
+        return;
+      case 'quit':
+        void workspace.quit();
+        return;
       case 'toggle-side-panel':
         void this.toggleSidePanel();
         return;

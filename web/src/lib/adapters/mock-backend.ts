@@ -46,6 +46,11 @@ import {
   type TerminalSize,
   type SizeMark,
   type FreshStart,
+  type BusySession,
+  type LiveAgent,
+  type WindowTabs,
+  type WorkspaceState,
+  type WorkspaceWire,
 } from '../ports';
 import { forbiddenBy, normalizeMatrix } from './mock-access';
 import { MockConversations, USER_PARTY, type MockConversationSeed } from './mock-conversations';
@@ -247,6 +252,10 @@ export class MockBackend {
   #ipc = new Map<string, IpcMatrix>();
   readonly permissions: MockPermissions;
   #settings: Settings;
+  /** The OS windows and their tabs (`windows.*`); tests may add windows or tabs. */
+  readonly windows: WindowTabs[] = [{ id: 'w1', tabs: [], activeRoot: null }];
+  /** Shells "running a foreground process", by session id (`windows.busy`). */
+  readonly busySessions = new Map<string, string>();
 
   /** `deliver` receives the pushes, as `window.__ideaPush` would. */
   constructor(options: MockOptions, deliver: (batch: PushBatch) => void) {
@@ -481,6 +490,8 @@ export class MockBackend {
           platform: this.#options.platform,
           problems: [],
           view: this.#info(),
+          // As the real window: the saved tabs of this window open at start.
+          startupProjects: [...this.windows[0].tabs],
         })),
     },
 
@@ -557,6 +568,83 @@ export class MockBackend {
           if (choice === 'ignore') return { agent, choice, sessionId: null, resumed: false, layouts: this.#layoutsOf(project) };
           const launched = this.#launch(project, agent.agentId, nodeId);
           return { agent, choice, sessionId: launched.sessionId, resumed: choice === 'resume' && agent.how === 'resume', layouts: launched.layouts };
+        }),
+    },
+
+    // -- windows and tabs (issue 9): one window, `w1`, unless a test adds others.
+    windows: {
+      state: () => this.#reply<WorkspaceState>('windows.state', [], () => ({ windowId: 'w1', ...this.#workspaceWire() })),
+      open: () =>
+        this.#reply<string>('windows.open', [], () => {
+          const id = `w${this.windows.length + 1}`;
+          this.windows.push({ id, tabs: [], activeRoot: null });
+          this.#emitWorkspace();
+          return id;
+        }),
+      placeTab: (root: string) =>
+        this.#reply<string>('windows.placeTab', [root], () => {
+          const holder = this.windows.find((w) => w.tabs.includes(root));
+          if (holder) {
+            holder.activeRoot = root;
+            return holder.id;
+          }
+          const mine = this.windows[0];
+          mine.tabs.push(root);
+          mine.activeRoot = root;
+          this.#emitWorkspace();
+          return mine.id;
+        }),
+      closeTab: (root: string, keep?: string[]) =>
+        this.#reply('windows.closeTab', [root, keep ?? []], () => {
+          for (const w of this.windows) {
+            w.tabs = w.tabs.filter((t) => t !== root);
+            if (w.activeRoot === root) w.activeRoot = w.tabs[0] ?? null;
+          }
+          this.#emitWorkspace();
+          return null;
+        }),
+      activate: (root: string | null) =>
+        this.#reply('windows.activate', [root], () => {
+          this.windows[0].activeRoot = root;
+          return null;
+        }),
+      moveTab: (root: string, windowId: string, index?: number) =>
+        this.#reply('windows.moveTab', index === undefined ? [root, windowId] : [root, windowId, index], () => {
+          const target = this.windows.find((w) => w.id === windowId);
+          if (!target) throw new GatewayError('NOT_FOUND', `no window ${windowId}`);
+          for (const w of this.windows) w.tabs = w.tabs.filter((t) => t !== root);
+          target.tabs.splice(index ?? target.tabs.length, 0, root);
+          target.activeRoot = root;
+          this.#emitWorkspace();
+          return null;
+        }),
+      relocate: (oldRoot: string, newRoot: string) =>
+        this.#reply('windows.relocate', [oldRoot, newRoot], () => {
+          for (const w of this.windows) {
+            w.tabs = w.tabs.map((t) => (t === oldRoot ? newRoot : t));
+            if (w.activeRoot === oldRoot) w.activeRoot = newRoot;
+          }
+          this.#emitWorkspace();
+          return null;
+        }),
+      dragStart: (root: string) => this.#reply('windows.dragStart', [root], () => null),
+      dropTab: (index: number) => this.#reply('windows.dropTab', [index], () => false),
+      dragEnd: (screenX: number, screenY: number) => this.#reply<string | null>('windows.dragEnd', [screenX, screenY], () => null),
+      busy: (sessionIds: string[]) =>
+        this.#reply<BusySession[]>('windows.busy', [sessionIds], () =>
+          sessionIds.filter((id) => this.busySessions.has(id)).map((id) => ({ sessionId: id, process: this.busySessions.get(id) ?? '' })),
+        ),
+      liveAgents: () =>
+        this.#reply<LiveAgent[]>('windows.liveAgents', [], () =>
+          [...this.projects.values()].flatMap((p) => p.agents.filter((a) => a.running).map((a) => ({ root: p.root, agentId: a.agentId }))),
+        ),
+      close: (keep?: string[]) => this.#reply('windows.close', [keep ?? []], () => null),
+      quit: () => this.#reply('windows.quit', [], () => null),
+      openSaved: (root: string) =>
+        this.#reply<ProjectDTO>('windows.openSaved', [root], () => {
+          const project = this.projects.get(root);
+          if (!project) throw new GatewayError('NOT_FOUND', `${root}: folder not found`);
+          return this.#dto(project);
         }),
     },
 
@@ -1111,6 +1199,16 @@ export class MockBackend {
   }
 
   /** Queues an event; the queue goes out as one batch on the next tick (the push pump's way). */
+  #workspaceWire(): WorkspaceWire {
+    const labels: Record<string, string> = {};
+    for (const w of this.windows) for (const root of w.tabs) labels[root] = root.split('/').filter(Boolean).pop() ?? root;
+    return { windows: structuredClone(this.windows), labels };
+  }
+
+  #emitWorkspace(): void {
+    this.#emit({ type: 'workspaceChanged', ...this.#workspaceWire() });
+  }
+
   #emit(event: PushEvent): void {
     this.#outbox.push(overTheWire(event));
     if (this.#outbox.length > 1) return;

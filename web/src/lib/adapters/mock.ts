@@ -16,6 +16,7 @@ import type {
   SettingsGateway,
   TerminalsGateway,
   Unsubscribe,
+  WindowsGateway,
 } from '../ports';
 import { MockBackend, type MockCall, type MockOptions, type MockSession } from './mock-backend';
 import { bridgeGateway } from './pywebview';
@@ -43,6 +44,7 @@ export class MockGateway implements Gateway {
   readonly permissions: PermissionsGateway;
   readonly resume: ResumeGateway;
   readonly settings: SettingsGateway;
+  readonly windows: WindowsGateway;
 
   constructor(options: MockOptions = {}) {
     this.backend = new MockBackend(options, (batch) => this.hub.deliver(batch));
@@ -58,6 +60,7 @@ export class MockGateway implements Gateway {
     this.permissions = client.permissions;
     this.resume = client.resume;
     this.settings = client.settings;
+    this.windows = client.windows;
   }
 
   onPush(handler: PushHandler): Unsubscribe {

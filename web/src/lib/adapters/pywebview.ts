@@ -17,6 +17,7 @@ import {
   type SendResult,
   type SettingsGateway,
   type TerminalsGateway,
+  type WindowsGateway,
 } from '../ports';
 
 /**
@@ -235,6 +236,26 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     answer: (root, nodeId, choice, cols, rows) => call('resume', 'answer', root, nodeId, choice, cols, rows),
   };
 
+  // -- windows and tabs (issue 9)
+  const windows: WindowsGateway = {
+    state: () => call('windows', 'state'),
+    open: () => call('windows', 'open'),
+    placeTab: (root) => call('windows', 'placeTab', root),
+    closeTab: (root, keep) => call('windows', 'closeTab', root, keep ?? []),
+    activate: (root) => call('windows', 'activate', root),
+    moveTab: (root, windowId, index) =>
+      index === undefined ? call('windows', 'moveTab', root, windowId) : call('windows', 'moveTab', root, windowId, index),
+    relocate: (oldRoot, newRoot) => call('windows', 'relocate', oldRoot, newRoot),
+    dragStart: (root) => call('windows', 'dragStart', root),
+    dropTab: (index) => call('windows', 'dropTab', index),
+    dragEnd: (screenX, screenY) => call('windows', 'dragEnd', screenX, screenY),
+    busy: (sessionIds) => call('windows', 'busy', sessionIds),
+    liveAgents: () => call('windows', 'liveAgents'),
+    close: (keep) => call('windows', 'close', keep ?? []),
+    quit: () => call('windows', 'quit'),
+    openSaved: (root) => call('windows', 'openSaved', root),
+  };
+
   return {
     kind,
     resume,
@@ -248,6 +269,7 @@ export function bridgeGateway(kind: Gateway['kind'], bridge: Promise<BridgeApi>,
     conversations,
     permissions,
     settings,
+    windows,
     onPush: (handler) => hub.subscribe(handler),
   };
 }

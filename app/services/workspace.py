@@ -1,0 +1,259 @@
+"""The workspace every window shares (SPEC C1, §8): the current `WorkspaceDoc` (windows, their
+tabs, bounds), changed through the tab use cases and saved on every change; the quit record
+(shells to reopen with their scrollback, agents that were running) and what a restart brings
+back. Listeners (the bridge's window manager) hear every new document."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from app.core.domain.layout_nodes import leaves
+from app.core.domain.workspace import (
+    Bounds,
+    RestoredShell,
+    RunningAgent,
+    WorkspaceDoc,
+    root_key,
+)
+from app.core.errors import AppError
+from app.core.events import ProblemRaised
+from app.core.ports import EventSink, ProcessInspector, WorkspaceStore
+from app.core.usecases.workspace_tabs import CloseTab, MoveTab, OpenTab, RecordQuit
+from app.services.open_projects import OpenProjects
+from app.services.terminal_bus import TerminalOutputBus
+from app.services.terminals import TerminalService
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[WorkspaceDoc], None]
+
+
+class WorkspaceService:
+    """Holds the workspace document (one lock); every change is saved at once.
+
+    A `workspace.json` that cannot be read is reported (`problems`, and once as
+    `ProblemRaised`) and never overwritten: the workspace then lives in memory only.
+    """
+
+    def __init__(self, store: WorkspaceStore, events: EventSink, projects: OpenProjects,
+                 output: TerminalOutputBus, inspector: ProcessInspector | None) -> None:
+        self._store, self._events, self._projects = store, events, projects
+        self._output, self._inspector = output, inspector
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._saving = _ReportingStore(store, events)
+        self.problems: list[AppError] = []
+        try:
+            loaded = store.load()
+        except AppError as exc:
+            self.problems.append(exc)
+            loaded = None
+        self._doc = loaded or WorkspaceDoc()
+        #: What the last quit recorded, kept for this run (the document forgets it).
+        self.restored_shells = {s.session_id: s for s in self._doc.restored_shells}
+        self.agents_at_quit = list(self._doc.agents_running_at_quit)
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def doc(self) -> WorkspaceDoc:
+        with self._lock:
+            return self._doc
+
+    def listen(self, listener: Listener) -> None:
+        with self._lock:
+            self._listeners.append(listener)
+
+    # ------------------------------------------------------------------ changes
+
+    def add_window(self, bounds: Bounds | None = None, window_id: str | None = None) -> str:
+        """A new empty window; returns its id."""
+        with self._lock:
+            wid = window_id or self._doc.next_window_id()
+            self._set(self._doc.with_window(wid, bounds))
+            return wid
+
+    def remove_window(self, window_id: str) -> list[str]:
+        """The window closed (not the last one): it and its tabs go; returns their roots."""
+        with self._lock:
+            roots = self._doc.window(window_id).roots()
+            self._set(self._doc.without_window(window_id))
+            return roots
+
+    def set_bounds(self, window_id: str, bounds: Bounds) -> None:
+        with self._lock:
+            try:
+                current = self._doc.window(window_id).bounds
+            except AppError:
+                return
+            if current != bounds:
+                self._set(self._doc.with_bounds(window_id, bounds), notify=False)
+
+    def open_tab(self, window_id: str, root: str, index: int | None = None) -> None:
+        with self._lock:
+            self._change(lambda: OpenTab(self._saving).execute(self._doc, window_id, root, index))
+
+    def move_tab(self, root: str, window_id: str, index: int | None = None) -> None:
+        with self._lock:
+            self._change(lambda: MoveTab(self._saving).execute(self._doc, root, window_id, index))
+
+    def close_tab(self, root: str) -> None:
+        with self._lock:
+            if self._doc.holder_of(root) is not None:
+                self._change(lambda: CloseTab(self._saving).execute(self._doc, root))
+
+    def activate(self, window_id: str, root: str | None) -> None:
+        with self._lock:
+            self._set(self._doc.activate(window_id, root))
+
+    def relocate(self, old_root: str, new_root: str) -> None:
+        with self._lock:
+            self._set(self._doc.relocate(old_root, new_root))
+
+    def holder_of(self, root: str) -> str | None:
+        with self._lock:
+            return self._doc.holder_of(root)
+
+    # ------------------------------------------------------------------ quit and restore
+
+    def live_agents(self) -> list[RunningAgent]:
+        """Agents whose terminal session runs now, in every open project."""
+        found: list[RunningAgent] = []
+        for handle in self._projects.handles():
+            with handle.lock:
+                for record in handle.state.sessions.values():
+                    if record.kind == "agent" and record.alive and record.agent_id:
+                        found.append(RunningAgent(root=handle.state.root,
+                                                  agent_id=record.agent_id))
+        return found
+
+    def record_quit(self) -> WorkspaceDoc:
+        """Before the app ends: every live plain shell shown in a cell is kept (cwd, last
+        output) to reopen next time; the running agents are recorded. Saved at once."""
+        shells: list[RestoredShell] = []
+        for handle in self._projects.handles():
+            with handle.lock:
+                state = handle.state
+                shown = state.shown_sessions() if handle.in_tab else set()
+                for record in state.sessions.values():
+                    if record.kind != "shell" or not record.alive or \
+                            record.session_id not in shown:
+                        continue
+                    cwd = (self._inspector.cwd(record.session_id) if self._inspector
+                           else None) or state.root
+                    text = self._output.scrollback(record.session_id)
+                    try:
+                        name = self._store.write_scrollback(record.session_id, text)
+                    except AppError as exc:
+                        log.warning("scrollback of %s not kept: %s", record.session_id, exc)
+                        name = ""
+                    shells.append(RestoredShell(root=state.root, session_id=record.session_id,
+                                                cwd=cwd, scrollback=name))
+        agents = self.live_agents()
+        with self._lock:
+            self._doc = RecordQuit(self._saving).execute(self._doc, shells, agents)
+            return self._doc
+
+    def restore_shells(self, root: str, terminals: TerminalService) -> list[str]:
+        """Reopen the plain shells project `root` showed at the last quit: each comes back in
+        its cell, under its old session id, in its old working directory (the project root
+        when that folder is gone), its saved output shown first and marked as restored.
+        Each is restored once. Returns the session ids reopened."""
+        key = root_key(root)
+        handle = self._projects.find(root)
+        if handle is None:
+            return []
+        with handle.lock:
+            state = handle.state
+            layouts = state.layouts
+            cells = {} if layouts is None else {
+                leaf.session: leaf.id for layout in layouts.layouts
+                for leaf in leaves(layout.root) if leaf.session}
+            wanted = [s for s in self.restored_shells.values()
+                      if root_key(s.root) == key and s.session_id in cells
+                      and s.session_id not in state.sessions]
+        reopened: list[str] = []
+        for shell in wanted:
+            with self._lock:
+                if self.restored_shells.pop(shell.session_id, None) is None:
+                    continue
+            text = self._store.read_scrollback(shell.scrollback) if shell.scrollback else ""
+            self._output.seed(shell.session_id, restored_banner(text))
+            for cwd in dict.fromkeys((shell.cwd, state.root)):
+                try:
+                    terminals.open_shell(state.root, cells[shell.session_id], 80, 24, cwd,
+                                         shell.session_id)
+                except AppError as exc:
+                    log.info("restoring shell %s in %s: %s", shell.session_id, cwd, exc)
+                    continue
+                reopened.append(shell.session_id)
+                break
+            else:
+                self._output.forget(shell.session_id)
+        return reopened
+
+    def was_running(self, root: str, agent_id: str) -> bool:
+        """Whether the agent was running at the last quit."""
+        key = root_key(root)
+        return any(root_key(a.root) == key and a.agent_id == agent_id
+                   for a in self.agents_at_quit)
+
+    # ------------------------------------------------------------------ internals
+
+    def _change(self, compute: Callable[[], WorkspaceDoc]) -> None:
+        """Apply a use case (it saved the document) and tell the listeners."""
+        self._doc = compute()
+        self._notify()
+
+    def _set(self, doc: WorkspaceDoc, *, notify: bool = True) -> None:
+        """A change with no use case of its own (window added, moved, activated): saved."""
+        self._doc = doc
+        self._saving.save(doc)
+        if notify:
+            self._notify()
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(self._doc)
+            except Exception:
+                log.exception("workspace listener failed")
+
+
+#: The line under a restored shell's previous output (dim), before its new prompt.
+RESTORED_MARK = "── restored: output of this shell before IdeA was closed ──"
+
+
+def restored_banner(text: str) -> str:
+    """The text a restored shell's view shows first: its saved output, then the mark."""
+    body = text if not text or text.endswith("\n") else text + "\r\n"
+    return f"{body}\x1b[0m\x1b[2m{RESTORED_MARK}\x1b[0m\r\n"
+
+
+class _ReportingStore:
+    """The store as the use cases see it: a failed save is reported once (`ProblemRaised`) and
+    swallowed, so the document stays in memory and the user keeps working."""
+
+    def __init__(self, store: WorkspaceStore, events: EventSink) -> None:
+        self._store, self._events = store, events
+        self._said: str | None = None
+
+    def load(self) -> WorkspaceDoc | None:
+        return self._store.load()
+
+    def save(self, doc: WorkspaceDoc) -> None:
+        try:
+            self._store.save(doc)
+        except AppError as exc:
+            if self._said != exc.message:
+                self._said = exc.message
+                file = str(exc.details.get("file") or "workspace.json")
+                self._events.publish(ProblemRaised(file, exc.message))
+
+    def write_scrollback(self, session_id: str, text: str) -> str:
+        return self._store.write_scrollback(session_id, text)
+
+    def read_scrollback(self, name: str) -> str:
+        return self._store.read_scrollback(name)

@@ -1,0 +1,122 @@
+"""Nothing killed without asking, and everything back after a restart (issue 9, items 2–3):
+the kill / keep / cancel dialog for a cell running `sleep 300`; quitting with a running agent
+asks first; the next start restores the window, its tab and layout, the shell in its folder
+with its previous output (marked restored) and the agent as resumable (Relaunch in place)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+from e2e.test_agents import create_agent, launch_in, session_of
+from e2e.ui import cell_menu, cells, open_shell, terminal_text, type_in, wait_for, wait_terminal
+
+
+def sleep_pids() -> set[str]:
+    found = subprocess.run(["pgrep", "-x", "sleep"], capture_output=True, text=True)
+    return set(found.stdout.split())
+
+
+def busy(page, session: str) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
+    return list(page.evaluate("(s) => window.pywebview.api.windows.busy([s])", session)["ok"])
+
+
+def test_closing_a_cell_running_sleep_asks_kill_keep_or_cancel(launch, tmp_path: Path) -> None:
+    app = launch(project=tmp_path / "proj")
+    page = app.page
+    cell = cells(page).first
+    session = open_shell(page, cell)
+    type_in(page, cell, "PS1='$ '; echo up-$((6*7))\n")
+    wait_terminal(page, session, "up-42")
+    before = sleep_pids()
+    type_in(page, cell, "sleep 300\n")
+    wait_for(lambda: busy(page, session) == [{"sessionId": session, "process": "sleep"}],
+             what="sleep in the foreground")
+    [pid] = sleep_pids() - before
+
+    cell.locator('[data-testid="close-cell"]').click()
+    dialog = page.locator('[data-testid="confirm-dialog"]')
+    dialog.wait_for()
+    assert "sleep" in dialog.inner_text()
+    page.locator('[data-testid="confirm-cancel"]').click()
+    dialog.wait_for(state="hidden")
+    assert Path(f"/proc/{pid}").exists()
+    assert cell.locator('[data-testid="terminal"]').get_attribute("data-session-id") == session
+
+    # Keep in background: the cell goes, the shell and its sleep run on, shown again later.
+    cell.locator('[data-testid="close-cell"]').click()
+    page.locator('[data-testid="confirm-keep"]').click()
+    show = page.locator(f'[data-testid="show-session"][data-session-id="{session}"]')
+    show.wait_for()
+    assert Path(f"/proc/{pid}").exists()
+    show.click()
+    wait_for(lambda: cells(page).first.locator('[data-testid="terminal"]')
+             .get_attribute("data-session-id") == session, what="the shell back")
+
+    # Kill: the shell and its sleep end.
+    cells(page).first.locator('[data-testid="close-cell"]').click()
+    page.locator('[data-testid="confirm-kill"]').click()
+    wait_for(lambda: not Path(f"/proc/{pid}").exists(), what="sleep killed")
+    cells(page).first.locator('[data-testid="open-shell"]').wait_for()
+
+
+def test_quit_and_restart_restores_windows_tabs_shells_and_agents(launch,
+                                                                  tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    data = tmp_path / "data"
+    (project / "sub dir").mkdir(parents=True)
+    app = launch(project=project, data_dir=data)
+    page = app.page
+    shell = open_shell(page, cells(page).first)
+    type_in(page, cells(page).first, "PS1='$ '; cd 'sub dir'; echo before-quit-$((40+2))\n")
+    wait_terminal(page, shell, "before-quit-42")
+    create_agent(page, "Runner", "Shell", "You run things.")
+    cell_menu(cells(page).first, "split-row")
+    wait_for(lambda: cells(page).count() == 2, what="2 cells")
+    launch_in(page, 1, "Runner")
+    agent_session = session_of(page, 1)
+    type_in(page, cells(page).nth(1), "echo agent-up-$((2+2))\n")
+    wait_terminal(page, agent_session, "agent-up-4")
+
+    page.locator('[data-testid="window-menu"]').click()
+    page.locator('[data-testid="menu-quit"]').click()
+    dialog = page.locator('[data-testid="confirm-dialog"]')
+    dialog.wait_for()
+    assert "Runner" in dialog.inner_text()
+    page.locator('[data-testid="confirm-stop-agents"]').click()
+    assert app.proc is not None
+    deadline = time.monotonic() + 30
+    while app.proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert app.proc.poll() is not None, "IdeA did not quit"
+    saved = json.loads((data / "workspace.json").read_text())
+    assert [[t["root"] for t in w["tabs"]] for w in saved["windows"]] == [[str(project)]]
+    [kept] = saved["restoredShells"]
+    assert kept["sessionId"] == shell and kept["cwd"] == str(project / "sub dir")
+    assert [a["agentId"] for a in saved["agentsRunningAtQuit"]]
+
+    again = launch(data_dir=data)  # no --project: the saved workspace brings the tab back
+    page = again.page
+    page.locator(f'[data-testid="tab-{project.name}"]').wait_for()
+    wait_for(lambda: cells(page).count() == 2, what="the layout back")
+    restored = cells(page).first.locator('[data-testid="terminal"]')
+    wait_for(lambda: restored.get_attribute("data-session-id") == shell, what="the shell back")
+    text = wait_terminal(page, shell, "restored: output of this shell")
+    assert text.index("before-quit-42") < text.index("restored: output of this shell")
+    type_in(page, cells(page).first, "echo now-in-$(basename \"$PWD\")\n")
+    wait_terminal(page, shell, "now-in-sub dir")
+
+    agent_cell = cells(page).nth(1)
+    agent_cell.locator('[data-testid="agent-was-running"]').wait_for()
+    relaunch = agent_cell.locator('[data-testid="relaunch-agent"]')
+    assert relaunch.inner_text() == "Relaunch in place"
+    relaunch.click()
+    term = agent_cell.locator('[data-testid="terminal"]')
+    wait_for(lambda: (sid := term.get_attribute("data-session-id")) and sid != agent_session,
+             what="a new agent session in place")
+    new_session = str(term.get_attribute("data-session-id"))
+    type_in(page, agent_cell, "echo relaunched-$((5+5))\n")
+    wait_terminal(page, new_session, "relaunched-10")
+    assert "before-quit-42" in terminal_text(page, shell)

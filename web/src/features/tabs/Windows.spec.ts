@@ -1,0 +1,102 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import App from '../../App.svelte';
+import { harness, project } from '../../test/harness';
+
+async function boot(h: ReturnType<typeof harness>) {
+  render(App, { props: { services: h }, context: h.context });
+  await h.workspace.start();
+}
+
+const shellIn = (sessionId: string) =>
+  project('/work/alpha', {
+    sessions: [{ sessionId, kind: 'shell', alive: true, exitCode: null, title: 'bash 1' }],
+    layouts: { version: 1, activeId: 'L1', layouts: [{ id: 'L1', name: 'Default', kind: 'terminal', tree: { root: { type: 'leaf', node: { id: 'n1', session: sessionId } } } }] },
+  });
+
+describe('windows and tabs', () => {
+  it('asks before closing a cell whose shell runs a process; cancel keeps it, kill closes it', async () => {
+    const h = harness({ projects: [shellIn('s1')] });
+    h.gateway.backend.seedSession({ sessionId: 's1', root: '/work/alpha', kind: 'shell' });
+    h.gateway.backend.busySessions.set('s1', 'sleep');
+    await boot(h);
+    await h.workspace.open('/work/alpha');
+    await fireEvent.click(await screen.findByTestId('close-cell'));
+    const dialog = await screen.findByTestId('confirm-dialog');
+    expect(dialog).toHaveTextContent('sleep');
+    await fireEvent.click(screen.getByTestId('confirm-cancel'));
+    expect(screen.queryByTestId('confirm-dialog')).toBeNull();
+    expect(h.gateway.callsOf('layout.edit')).toEqual([]);
+
+    await fireEvent.click(screen.getByTestId('close-cell'));
+    await fireEvent.click(await screen.findByTestId('confirm-keep'));
+    await waitFor(() => expect(h.gateway.callsOf('layout.edit')).toHaveLength(2));
+    expect(h.gateway.callsOf('layout.edit')[0]).toEqual(['/work/alpha', { kind: 'assign', nodeId: 'n1' }]);
+    expect(h.gateway.callsOf('layout.edit')[1]).toEqual(['/work/alpha', { kind: 'close', nodeId: 'n1' }]);
+  });
+
+  it('closes an idle shell cell without asking', async () => {
+    const h = harness({ projects: [shellIn('s1')] });
+    h.gateway.backend.seedSession({ sessionId: 's1', root: '/work/alpha', kind: 'shell' });
+    await boot(h);
+    await h.workspace.open('/work/alpha');
+    await fireEvent.click(await screen.findByTestId('close-cell'));
+    await waitFor(() => expect(h.gateway.callsOf('layout.edit')).toEqual([['/work/alpha', { kind: 'close', nodeId: 'n1' }]]));
+    expect(screen.queryByTestId('confirm-dialog')).toBeNull();
+  });
+
+  it('closing a tab with a busy shell offers to keep it running in the background', async () => {
+    const h = harness({ projects: [shellIn('s1')] });
+    h.gateway.backend.seedSession({ sessionId: 's1', root: '/work/alpha', kind: 'shell' });
+    h.gateway.backend.busySessions.set('s1', 'vim');
+    await boot(h);
+    await h.workspace.open('/work/alpha');
+    await fireEvent.click(await screen.findByTestId('close-tab-alpha'));
+    await fireEvent.click(await screen.findByTestId('confirm-keep'));
+    await waitFor(() => expect(h.gateway.callsOf('windows.closeTab')).toEqual([['/work/alpha', ['s1']]]));
+  });
+
+  it('quitting with a running agent asks to stop it; cancel does not quit', async () => {
+    const h = harness({ projects: [project('/work/alpha', { agents: [{ agentId: 'a1', name: 'Alpha', mdPath: 'agents/a.md', profileId: 'claude-code', synchronized: false, skills: [], running: true, activity: 'idle', queueDepth: 0 }] })] });
+    await boot(h);
+    await h.workspace.open('/work/alpha');
+    await fireEvent.click(screen.getByTestId('window-menu'));
+    await fireEvent.click(screen.getByTestId('menu-quit'));
+    expect(await screen.findByTestId('confirm-dialog')).toHaveTextContent('Alpha');
+    await fireEvent.click(screen.getByTestId('confirm-cancel'));
+    expect(h.gateway.callsOf('windows.quit')).toEqual([]);
+    await fireEvent.click(screen.getByTestId('window-menu'));
+    await fireEvent.click(screen.getByTestId('menu-quit'));
+    await fireEvent.click(await screen.findByTestId('confirm-stop-agents'));
+    await waitFor(() => expect(h.gateway.callsOf('windows.quit')).toEqual([[]]));
+  });
+
+  it('a tab moved to another window leaves this one without closing the project; one moved here opens', async () => {
+    const h = harness({ projects: [project('/work/alpha'), project('/work/beta')] });
+    await boot(h);
+    await h.workspace.open('/work/alpha');
+    await h.workspace.open('/work/beta');
+    await h.gateway.windows.open();
+    await h.gateway.windows.moveTab('/work/alpha', 'w2');
+    await waitFor(() => expect(screen.queryByTestId('tab-alpha')).toBeNull());
+    expect(h.gateway.callsOf('projects.close')).toEqual([]);
+    expect(h.gateway.callsOf('windows.closeTab')).toEqual([]);
+    await h.gateway.windows.moveTab('/work/alpha', 'w1', 0);
+    expect(await screen.findByTestId('tab-alpha')).toBeInTheDocument();
+    const labels = screen.getAllByTestId('tab-label').map((el) => el.textContent);
+    expect(labels).toEqual(['alpha', 'beta']);
+  });
+
+  it('a saved tab whose folder is gone shows "folder not found" with remove', async () => {
+    const h = harness({ projects: [project('/work/alpha')] });
+    h.gateway.backend.windows[0].tabs.push('/gone/proj', '/work/alpha');
+    await boot(h);
+    expect(await screen.findByTestId('tab-missing')).toBeInTheDocument();
+    await fireEvent.click(screen.getByTestId('tab-missing'));
+    expect(await screen.findByTestId('folder-not-found')).toHaveTextContent('/gone/proj');
+    await fireEvent.click(screen.getByTestId('remove-tab'));
+    await waitFor(() => expect(screen.queryByTestId('tab-missing')).toBeNull());
+    expect(h.gateway.callsOf('windows.closeTab')).toEqual([['/gone/proj', []]]);
+    expect(screen.getByTestId('tab-alpha')).toBeInTheDocument();
+  });
+});
