@@ -228,7 +228,7 @@ def test_a_headless_turn_through_the_real_graph_runs_confined_and_its_denials_ar
     script.chmod(0o755)
     fake = Profile(id="fake-claude", name="Fake Claude", command="/bin/sh", args=(str(script),),
                    structured_adapter="claude-stream-json")
-    services.profiles.save([*builtin_profiles(), fake])
+    services.profiles.save([*(p for p in builtin_profiles() if p.id == "shell"), fake])
     agent = window.call("agents", "create", project["root"],
                         {"name": "Quiet", "persona": "", "profileId": "fake-claude"})["agentId"]
     out = services.orchestrator.dispatch(project["root"], User(), {
