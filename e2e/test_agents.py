@@ -48,9 +48,15 @@ def test_agent_lifecycle_in_cells(launch, tmp_path: Path) -> None:
     session = session_of(page, 0)
     run_dir = project / ".ideai" / "run" / entry["agentId"]
     # A short prompt: bash redraws a wrapped long prompt on every resize, erasing lines above.
-    type_in(page, cells(page).nth(0), "PS1='$ '; pwd; echo marker-$((40+2))\n")
-    wait_terminal(page, session, str(run_dir))
+    # The Shell profile starts in the project root, its context file (in the run dir) named in
+    # the environment.
+    type_in(page, cells(page).nth(0), "PS1='$ '; echo cwd-$(basename $PWD); "
+            "case $IDEA_CONTEXT_FILE in */.ideai/run/*) echo ctx-in-run-dir-$((2+3));; esac; "
+            "echo marker-$((40+2))\n")
     wait_terminal(page, session, "marker-42")
+    wait_terminal(page, session, f"cwd-{project.name}")
+    wait_terminal(page, session, "ctx-in-run-dir-5")
+    assert run_dir.is_dir()
 
     # One live session per agent: launching it in another cell is refused with a way to go there.
     cell_menu(cells(page).first, "split-row")

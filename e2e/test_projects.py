@@ -67,14 +67,15 @@ def test_original_ideai_project_opens_unchanged(launch, tmp_path: Path) -> None:
 
 def open_with_corrupt_file(launch, tmp_path: Path, name: str, bad: bytes) -> tuple[Path, Page]:  # type: ignore[no-untyped-def]
     """Open a copy of the original project whose ``.ideai/<name>`` holds ``bad``; returns once
-    the banner names the file."""
+    the window names the file (`agents.json` in the agents panel, the others in the banner)."""
     project = tmp_path / "broken"
     shutil.copytree(ORIGINAL, project)
     (project / ".ideai" / name).write_bytes(bad)
     page = launch(project=project).page
-    banner = page.locator('[data-testid="banner"]')
-    banner.wait_for()
-    assert name in banner.inner_text()
+    where = "agents-problem" if name == "agents.json" else "banner"
+    report = page.locator(f'[data-testid="{where}"]')
+    report.wait_for()
+    assert name in report.inner_text()
     return project, page
 
 

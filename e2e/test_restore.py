@@ -112,7 +112,12 @@ def test_quit_and_restart_restores_windows_tabs_shells_and_agents(launch,
     agent_cell.locator('[data-testid="agent-was-running"]').wait_for()
     relaunch = agent_cell.locator('[data-testid="relaunch-agent"]')
     assert relaunch.inner_text() == "Relaunch in place"
-    relaunch.click()
+    # The resume panel (issue 10) lists the same agent over the layout; its "New conversation"
+    # relaunches it in its own cell, as the cell's button does.
+    row = page.locator('[data-testid="resume-row"]')
+    row.wait_for()
+    assert row.count() == 1
+    row.locator('[data-testid="resume-new"]').click()
     term = agent_cell.locator('[data-testid="terminal"]')
     wait_for(lambda: (sid := term.get_attribute("data-session-id")) and sid != agent_session,
              what="a new agent session in place")
