@@ -27,6 +27,8 @@ from typing import Any, Protocol
 from app.core.domain.workspace import Bounds
 
 log = logging.getLogger(__name__)
+#: How long a window outlives the call that destroyed it (s): enough for the call's answer.
+DESTROY_DELAY_S = 0.25
 
 
 class _Events(Protocol):
@@ -209,4 +211,11 @@ class _Handle:
         self._window.restore()
 
     def destroy(self) -> None:
-        self._window.destroy()
+        """Destroy the window a moment later, from a daemon thread: a js_api call that asked
+        for it (`windows.quit`, `windows.close`) first returns to its page. pywebview answers
+        each call with a blocking `evaluate_js` from a non-daemon thread
+        (`webview/util.py`, `js_bridge_call`); a window destroyed before that answer leaves the
+        thread waiting on a page that is gone, and the process cannot exit."""
+        timer = threading.Timer(DESTROY_DELAY_S, self._window.destroy)
+        timer.daemon = True
+        timer.start()
