@@ -37,7 +37,7 @@ from app.adapters.pty.posix import PtyProcessHost  # noqa: E402
 from app.bootstrap import Adapters, Config, build  # noqa: E402
 from app.commands.endpoint_door import CommandDoor, EndpointDoor  # noqa: E402
 from app.core.domain.delegation import AgentCaller  # noqa: E402
-from app.core.domain.profiles import ContextInjection, Profile, builtin_profiles  # noqa: E402
+from app.core.domain.profiles import ContextInjection, Profile  # noqa: E402
 from app.core.ports import EndpointStream  # noqa: E402
 from app.mcp.session import serve_session  # noqa: E402
 
@@ -107,7 +107,7 @@ def run(asks: int, submit_delay_ms: int) -> dict[str, Any]:
                                                         var="IDEA_CONTEXT_FILE"))
     asker = Profile(id="idle", name="Idle", command="/bin/cat",
                     context_injection=target.context_injection)
-    s.profiles.save([*builtin_profiles(), target, asker])
+    s.profiles.save([target, asker])  # saving refuses an enabled profile whose CLI is missing
     root = s.projects.create(str(work / "proj"), "Bench").root
     a = s.agents.create(root, "Asker", "", "idle").entry.agent_id
     s.agents.create(root, "Target", "", "instant")
