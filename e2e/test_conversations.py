@@ -107,7 +107,10 @@ def test_pair_logs_the_matrix_and_an_escalation(launch, tmp_path: Path) -> None:
     assert "You compute." in text  # the persona's own text kept
     send_task(page, "Alpha", "ask Beta: compute 9*9")
     wait_terminal(page, alpha, "FORBIDDEN", timeout_s=30)
-    assert "81" not in str(page.evaluate("(s) => window.__ideaTerminalText(s)", beta))
+    # Beta never saw the task: no "9*9" reached it, so no "answer: 81" either (a
+    # bare "81" can sit inside a ticket's UUID).
+    beta_text = str(page.evaluate("(s) => window.__ideaTerminalText(s)", beta))
+    assert "9*9" not in beta_text and "answer: 81" not in beta_text
     wait_for(lambda: activity(page, "Alpha") == "idle", what="Alpha idle after the refusal")
 
     # 3. Beta escalates: the prompt opens in the window, the choice reaches Beta.

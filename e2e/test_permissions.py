@@ -10,8 +10,6 @@ temp dirs are granted to every CLI (its scratch space)."""
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +19,7 @@ from playwright.sync_api import Locator, Page
 from app.adapters.sandbox.landlock import LandlockEnforcer
 from e2e.test_agents import create_agent, launch_in, session_of
 from e2e.ui import cell_menu, cells, read_json, terminal_text, type_in, wait_for, wait_terminal
+from tests.ungranted import ungranted_dir
 
 REPO = Path(__file__).resolve().parents[1]
 ABI, WHY = LandlockEnforcer().abi()
@@ -29,12 +28,9 @@ pytestmark = pytest.mark.skipif(ABI is None, reason=f"no Landlock on this kernel
 
 @pytest.fixture
 def base() -> Iterator[Path]:
-    parent = REPO / ".pytest_cache" / "e2e-permissions"
-    parent.mkdir(parents=True, exist_ok=True)
-    path = Path(tempfile.mkdtemp(dir=parent))
-    (path / "side").mkdir()
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+    with ungranted_dir("e2e-permissions") as path:
+        (path / "side").mkdir()
+        yield path
 
 
 def editor(page: Page) -> Locator:

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -37,6 +35,7 @@ from app.core.domain.denials import denial_from_turn_event
 from app.core.domain.profiles import Profile, builtin_profiles
 from app.core.usecases.permissions import AgentSandboxes
 from tests.integration.test_bridge_api import RecordingWindow, wait
+from tests.ungranted import ungranted_dir
 
 REPO = Path(__file__).resolve().parents[2]
 IDEA = (sys.executable, "-m", "app")
@@ -50,12 +49,9 @@ WRITE_PROJECT_ONLY = {"version": 1, "projectDefaults": {"rules": [
 @pytest.fixture
 def base() -> Iterator[Path]:
     """A folder holding the project and a folder beside it, outside every temp dir."""
-    parent = REPO / ".pytest_cache" / "permissions"
-    parent.mkdir(parents=True, exist_ok=True)
-    path = Path(tempfile.mkdtemp(dir=parent))
-    (path / "side").mkdir()
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+    with ungranted_dir("permissions") as path:
+        (path / "side").mkdir()
+        yield path
 
 
 class Window:

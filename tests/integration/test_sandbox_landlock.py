@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import pathlib
-import shutil
 import socket
 import subprocess
 import sys
@@ -32,6 +31,7 @@ from app.core.domain.sandbox import SandboxContext, SandboxPlan
 from app.core.domain.sandbox_compile import compile_sandbox_plan
 from app.core.domain.sandbox_launch import sandbox_files_and_argv, sandboxed_spawn
 from app.core.domain.sessions import SpawnSpec
+from tests.ungranted import ungranted_dir
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 IDEA = (sys.executable, "-m", "app")
@@ -44,18 +44,9 @@ RESULT_LINE = json.dumps({"type": "result", "subtype": "success", "is_error": Fa
 
 @pytest.fixture
 def outside() -> Iterator[pathlib.Path]:
-    """A folder no plan grants anything in: under the repo's `.pytest_cache` (IdeA's source
-    tree is only readable), not under a temp dir (temp dirs are granted to every CLI) — so a
-    clone under /tmp uses a folder in the home instead."""
-    temps = [pathlib.Path(t).resolve() for t in
-             {os.environ.get("TMPDIR", ""), "/tmp", "/var/tmp", __import__("tempfile").gettempdir()} if t]
-    base = REPO / ".pytest_cache" / "sandbox"
-    if any(base.resolve().is_relative_to(t) for t in temps):
-        base = pathlib.Path.home() / ".idea-tests" / "sandbox"  # ~/.cache is granted
-    base.mkdir(parents=True, exist_ok=True)
-    path = pathlib.Path(__import__("tempfile").mkdtemp(dir=base))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+    """A folder no plan grants anything in (see tests/ungranted.py)."""
+    with ungranted_dir("sandbox") as path:
+        yield path
 
 
 def project(root: pathlib.Path, rules: list[dict[str, Any]] | None,
