@@ -31,7 +31,7 @@ def run_gui(data_dir: str | None, projects: list[str]) -> int:
     container = build(Config(data_dir=str(data), shell=paths.user_shell(),
                              startup_projects=startup, home=os.path.expanduser("~")))
     container.services.settings.apply()
-    windows = PywebviewWindows(url, storage_path=str(data / "webview"))
+    windows = PywebviewWindows(url)
     workspace = container.workspace
 
     def door(window_id: str, port: WindowPort) -> WindowDoor:

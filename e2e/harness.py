@@ -124,22 +124,8 @@ class IdeaApp:
         proxied = ws_url.replace(f":{self.devtools_port}/", f":{proxy_port}/")
         self.browser = self.playwright.chromium.connect_over_cdp(proxied, timeout=timeout_s * 1000)
         self.page = self._wait_page(timeout_s)
-        self.resume_pages()
         self.page.wait_for_function("window.__ideaReady === true", timeout=timeout_s * 1000)
         return self.page
-
-    def resume_pages(self) -> None:
-        """Let every IdeA page run: a window whose page appeared while Playwright was
-        attaching waits for a debugger (Qt WebEngine's DevTools, several windows)."""
-        assert self.browser is not None
-        for context in self.browser.contexts:
-            for page in context.pages:
-                if self.page_url(page.url):
-                    try:
-                        context.new_cdp_session(page).send("Runtime.runIfWaitingForDebugger",
-                                                           timeout=5_000)
-                    except Exception:  # noqa: BLE001 - a page closing meanwhile
-                        pass
 
     def _wait_devtools(self, timeout_s: float) -> str:
         deadline = time.monotonic() + timeout_s

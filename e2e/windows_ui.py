@@ -15,7 +15,8 @@ from e2e.harness import IdeaApp
 from e2e.ui import wait_for
 
 
-def _page_targets(app: IdeaApp) -> int:
+def page_targets(app: IdeaApp) -> int:
+    """How many IdeA pages (OS windows) the DevTools endpoint lists."""
     with urllib.request.urlopen(f"http://127.0.0.1:{app.devtools_port}/json/list",
                                 timeout=5) as r:
         return sum(1 for t in json.load(r) if t.get("type") == "page"
@@ -32,11 +33,6 @@ def window_id(page: Page) -> str | None:
     return str(reply["ok"]["windowId"]) if isinstance(reply, dict) and "ok" in reply else None
 
 
-def page_targets(app: IdeaApp) -> int:
-    """How many IdeA pages (OS windows) the DevTools endpoint lists."""
-    return _page_targets(app)
-
-
 def saved_workspace(data_dir: Path, windows: list[list[str]]) -> None:
     """Write `workspace.json` with one window per entry (its tabs), in a 2×2 grid that does
     not overlap (an occluded page is not painted by Chromium)."""
@@ -50,21 +46,18 @@ def saved_workspace(data_dir: Path, windows: list[list[str]]) -> None:
 
 
 def pages_by_window(app: IdeaApp, count: int, timeout_s: float = 60) -> dict[str, Page]:
-    """The pages of the `count` windows open at start, by window id.
+    """The pages of `count` IdeA windows, by window id, once each one's UI is ready.
 
-    Windows must exist before Playwright connects: Qt WebEngine's DevTools does not announce a
-    target created later, and the connection's auto-attach leaves such a page waiting for a
-    debugger (windows opened during a test are checked through the backend and DevTools'
-    target list instead)."""
-    assert app.browser is not None
+    Polls with `wait_for_timeout` on the first page: the sync Playwright client handles the
+    connection's events (a new page) only inside its own calls, never during `time.sleep`."""
+    assert app.browser is not None and app.page is not None
     deadline = time.monotonic() + timeout_s
     found: dict[str, Page] = {}
     while time.monotonic() < deadline and len(found) < count:
-        app.resume_pages()
         for page in [p for c in app.browser.contexts for p in c.pages if app.page_url(p.url)]:
             if page not in found.values() and (wid := window_id(page)) is not None:
                 found[wid] = page
-        time.sleep(0.3)
+        app.page.wait_for_timeout(300)
     assert len(found) == count, f"{len(found)} of {count} windows ready:\n{app.log()}"
     return dict(sorted(found.items()))
 
@@ -72,14 +65,6 @@ def pages_by_window(app: IdeaApp, count: int, timeout_s: float = 60) -> dict[str
 def workspace_state(page: Page) -> dict[str, object]:
     reply = page.evaluate("() => window.pywebview.api.windows.state()")
     return dict(reply["ok"])
-
-
-def wait_page_targets(app: IdeaApp, count: int, timeout_s: float = 40) -> None:
-    deadline = time.monotonic() + timeout_s
-    while _page_targets(app) < count:
-        if time.monotonic() > deadline:
-            raise AssertionError(f"fewer than {count} IdeA windows:\n{app.log()}")
-        time.sleep(0.3)
 
 
 def open_window_from_menu(page: Page) -> None:

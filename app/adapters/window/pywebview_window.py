@@ -139,12 +139,12 @@ class PywebviewWindows:
     or after `webview.start`, from any thread) with its door's js_api and reports its closing,
     closed and moved events. `start()` runs the GUI loop until the last window closed."""
 
-    def __init__(self, url: str, storage_path: str, title: str = "IdeA") -> None:
+    def __init__(self, url: str, title: str = "IdeA") -> None:
         from app.adapters.window import software_gl
 
         if sys.platform.startswith("linux") and software_gl.apply(os.environ):
             log.info("no GPU render node: Qt composites in software (QT_QUICK_BACKEND=software)")
-        self._url, self._storage_path, self._title = url, storage_path, title
+        self._url, self._title = url, title
 
     def open(self, window_id: str, bounds: Bounds | None,
              make_door: Callable[[PywebviewWindow], _Door], events: _Events) -> _Handle:
@@ -186,8 +186,13 @@ class PywebviewWindows:
 
         if sys.platform.startswith("linux"):
             qt_permissions.install()  # before the loop: pywebview's handler aborts on clipboard use
+        # Private mode: each window gets its own in-memory profile. pywebview 6.2.1's Qt backend
+        # makes a new `QWebEngineProfile('pywebview')` per window on one storage path
+        # (`webview/platforms/qt.py`, `BrowserView.__init__`); two such profiles in one process
+        # stall every page's module script (both windows stay blank at readyState
+        # "interactive"). IdeA's page keeps nothing in browser storage (ADR 014).
         webview.start(gui="qt" if sys.platform.startswith("linux") else None,
-                      http_server=False, private_mode=False, storage_path=self._storage_path)
+                      http_server=False, private_mode=True)
 
 
 class _Handle:

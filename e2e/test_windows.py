@@ -1,0 +1,130 @@
+"""Several OS windows (issue 9, item 1): a tab moved between windows while its shell keeps
+printing (no line lost or doubled, the shell never stops), across three windows; a project in
+one tab at a time; windows opened from the menu and Ctrl+Shift+N; a tab dropped outside every
+window opens a new window at the drop point.
+
+The windows are those of a saved workspace (restored at start) or opened during the test; each
+is a Playwright page of the one CDP connection (`e2e/windows_ui.pages_by_window`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from e2e.ui import cells, open_shell, terminal_text, type_in, wait_for, wait_terminal
+from e2e.windows_ui import (
+    drag_tab,
+    drag_tab_outside,
+    open_window_from_menu,
+    page_targets,
+    pages_by_window,
+    saved_workspace,
+    tab_roots,
+    workspace_state,
+)
+
+LINES = 300
+
+
+def numbered(text: str) -> list[int]:
+    return [int(m) for m in re.findall(r"^line-(\d+)$", text, re.MULTILINE)]
+
+
+def tabs_of(state: dict[str, object], window: str) -> list[str]:
+    windows = state["windows"]
+    assert isinstance(windows, list)
+    return next(list(w["tabs"]) for w in windows if w["id"] == window)
+
+
+def test_a_tab_moves_between_three_windows_while_its_shell_prints(launch,
+                                                                  tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    data = tmp_path / "data"
+    root = str(project)
+    saved_workspace(data, [[root], [], []])
+    app = launch(project=project, data_dir=data)
+    pages = pages_by_window(app, 3)
+    first, second, third = pages["w1"], pages["w2"], pages["w3"]
+    wait_for(lambda: tab_roots(first) == [root], what="the tab in the first window")
+    assert tab_roots(second) == [] and tab_roots(third) == []
+    session = open_shell(first, cells(first).first)
+    type_in(first, cells(first).first, "PS1='$ '; echo ready-$((6*7))\n")
+    wait_terminal(first, session, "ready-42")
+
+    # The shell prints numbered lines for a while; the tab moves in the middle of it.
+    type_in(first, cells(first).first,
+            f"for i in $(seq 1 {LINES}); do echo line-$i; sleep 0.02; done; echo loop-$((1+1))-done\n")
+    wait_for(lambda: len(numbered(terminal_text(first, session))) > 20, what="output flowing")
+    drag_tab(first, second, root)
+
+    wait_for(lambda: tab_roots(second) == [root], what="the tab in the second window")
+    wait_for(lambda: tab_roots(first) == [], what="the tab gone from the first window")
+    moved = cells(second).first.locator('[data-testid="terminal"]')
+    wait_for(lambda: moved.get_attribute("data-session-id") == session,
+             what="the same session re-attached")
+    text = wait_terminal(second, session, "loop-2-done", timeout_s=60)
+    assert numbered(text) == list(range(1, LINES + 1)), "a line was lost or doubled"
+    type_in(second, cells(second).first, "echo still-$((40+2))\n")
+    wait_terminal(second, session, "still-42")
+
+    drag_tab(second, third, root)
+    wait_for(lambda: tab_roots(third) == [root], what="the tab in the third window")
+    assert tab_roots(second) == [] and tab_roots(first) == []
+    type_in(third, cells(third).first, "echo third-$((3*3))\n")
+    text = wait_terminal(third, session, "third-9")
+    assert numbered(text) == list(range(1, LINES + 1))
+
+    saved = json.loads((data / "workspace.json").read_text())
+    assert [[t["root"] for t in w["tabs"]] for w in saved["windows"]] == [[], [], [root]]
+    # One tab per project: opening it from the first window answers the third, which keeps it.
+    reply = first.evaluate("(root) => window.pywebview.api.windows.placeTab(root)", root)
+    assert reply["ok"] == "w3"
+    assert tab_roots(first) == [] and tab_roots(third) == [root]
+
+
+def test_windows_open_from_the_menu_and_ctrl_shift_n(launch, tmp_path: Path) -> None:
+    app = launch(project=tmp_path / "p")
+    page = app.page
+    assert page_targets(app) == 1
+    open_window_from_menu(page)
+    second = pages_by_window(app, 2)["w2"]
+    page.locator('[data-testid="tab-home"]').click()
+    page.keyboard.press("Control+Shift+N")
+    third = pages_by_window(app, 3)["w3"]
+    # The new windows are live IdeA windows: each shows the start screen and opens a project.
+    for window in (second, third):
+        window.locator('[data-testid="start-screen"]').wait_for()
+    state = workspace_state(page)
+    assert [w["id"] for w in state["windows"]] == ["w1", "w2", "w3"]  # type: ignore[union-attr]
+    saved = json.loads((app.data_dir / "workspace.json").read_text())
+    assert len(saved["windows"]) == 3
+
+
+def test_a_tab_dropped_outside_every_window_opens_a_new_window_there(launch,
+                                                                     tmp_path: Path) -> None:
+    project = tmp_path / "solo"
+    other = tmp_path / "other"
+    data = tmp_path / "data"
+    root = str(project)
+    saved_workspace(data, [[str(other), root]])
+    app = launch(project=project, data_dir=data)
+    first = pages_by_window(app, 1)["w1"]
+    wait_for(lambda: tab_roots(first) == [str(other), root], what="two tabs")
+    first.locator(f'[data-tab-root="{root}"]').click()
+    session = open_shell(first, first.locator('[data-testid="cell"]:visible').first)
+    drag_tab_outside(first, root, 1590, 990)
+    second = pages_by_window(app, 2)["w2"]
+    wait_for(lambda: tabs_of(workspace_state(first), "w2") == [root], what="the tab in w2")
+    wait_for(lambda: tab_roots(second) == [root], what="the tab shown in the new window")
+    shown = second.locator('[data-testid="cell"]:visible [data-testid="terminal"]').first
+    wait_for(lambda: shown.get_attribute("data-session-id") == session,
+             what="the session re-attached in the new window")
+    wait_for(lambda: tab_roots(first) == [str(other)], what="the tab gone from the first window")
+    saved = json.loads((data / "workspace.json").read_text())
+    new = saved["windows"][1]
+    assert new["id"] == "w2" and [t["root"] for t in new["tabs"]] == [root]
+    assert (new["bounds"]["x"], new["bounds"]["y"]) == (1510, 974)
+    # The session moved with it: this window let it go, it still runs.
+    sessions = first.evaluate("(r) => window.pywebview.api.projects.open(r)", root)
+    assert any(s["sessionId"] == session and s["alive"] for s in sessions["ok"]["sessions"])
