@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 from e2e.ui import cells, open_shell, terminal_text, type_in, wait_for, wait_terminal
@@ -128,3 +129,49 @@ def test_a_tab_dropped_outside_every_window_opens_a_new_window_there(launch,
     # The session moved with it: this window let it go, it still runs.
     sessions = first.evaluate("(r) => window.pywebview.api.projects.open(r)", root)
     assert any(s["sessionId"] == session and s["alive"] for s in sessions["ok"]["sessions"])
+
+
+def test_two_windows_come_back_after_a_restart_with_their_tabs_and_shells(launch,
+                                                                          tmp_path: Path) -> None:
+    left, right = tmp_path / "left", tmp_path / "right"
+    data = tmp_path / "data"
+    for folder in (left, right):
+        folder.mkdir()
+    saved_workspace(data, [[str(left)], [str(right)]])
+    app = launch(project=left, data_dir=data)  # `--project` initialises the left one
+    pages = pages_by_window(app, 2)
+    second = pages["w2"]
+    wait_for(lambda: tab_roots(second) == [str(right)], what="the right tab in w2")
+    # The right folder has no `.ideai/`: the tab says so (not "gone") and initialises it.
+    stated = second.locator('[data-testid="folder-not-found"]')
+    stated.wait_for()
+    assert stated.get_attribute("data-not-a-project") == "true"
+    assert "Not an IdeA project" in stated.inner_text()
+    stated.locator('[data-testid="initialise-folder"]').click()
+    stated.wait_for(state="detached")
+    assert (right / ".ideai").is_dir()
+    shell = open_shell(second, cells(second).first)
+    type_in(second, cells(second).first, "PS1='$ '; echo in-w2-$((6*7))\n")
+    wait_terminal(second, shell, "in-w2-42")
+    before = json.loads((data / "workspace.json").read_text())["windows"]
+
+    pages["w1"].locator('[data-testid="window-menu"]').click()
+    pages["w1"].locator('[data-testid="menu-quit"]').click()
+    assert app.proc is not None
+    deadline = time.monotonic() + 30
+    while app.proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert app.proc.poll() is not None, "IdeA did not quit"
+    quit_saved = json.loads((data / "workspace.json").read_text())
+    assert [[t["root"] for t in w["tabs"]] for w in quit_saved["windows"]] == [
+        [str(left)], [str(right)]], "every window is kept at quit"
+
+    again = launch(data_dir=data)
+    pages = pages_by_window(again, 2)
+    wait_for(lambda: tab_roots(pages["w1"]) == [str(left)], what="the left tab back in w1")
+    wait_for(lambda: tab_roots(pages["w2"]) == [str(right)], what="the right tab back in w2")
+    second = pages["w2"]
+    text = wait_terminal(second, shell, "restored: output of this shell")
+    assert text.index("in-w2-42") < text.index("restored: output of this shell")
+    after = json.loads((data / "workspace.json").read_text())["windows"]
+    assert [(w["id"], w["bounds"]) for w in after] == [(w["id"], w["bounds"]) for w in before]

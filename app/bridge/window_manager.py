@@ -261,6 +261,8 @@ class WindowManager:
                 self._workspace.record_quit()
             self._on_last_closed()
             return
+        if quitting:  # every window stays in the workspace for the next start
+            return
         keep = slot.keep if slot is not None else frozenset()
         for root in self._workspace.remove_window(window_id):
             try:

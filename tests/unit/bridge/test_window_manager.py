@@ -160,6 +160,21 @@ def test_the_last_window_closing_keeps_the_workspace_for_the_next_start() -> Non
     assert saved(fs)["windows"][0]["tabs"] == [{"root": "/p/a"}]
 
 
+def test_quitting_keeps_every_window_for_the_next_start() -> None:
+    quit_calls: list[int] = []
+    manager, factory, service, closed, fs = world()
+    manager._on_last_closed = lambda: quit_calls.append(1)  # noqa: SLF001
+    manager.open_saved(["/p/a", "/p/b"])
+    w2 = manager.new_window(roots=["/p/b"])  # /p/b moves to a second window
+    manager.quit()
+    for window_id in ("w1", w2):  # the GUI closes them one after the other
+        handle, _, events = factory.opened[window_id]
+        assert handle.destroyed and events.closing(window_id) is True
+        events.closed(window_id)
+    assert quit_calls == [1] and closed == []
+    assert [[t["root"] for t in w["tabs"]] for w in saved(fs)["windows"]] == [["/p/a"], ["/p/b"]]
+
+
 def test_a_corrupt_workspace_is_reported_and_never_overwritten() -> None:
     fs = FakeFileSystem({DATA})
     fs.files[f"{DATA}/workspace.json"] = '{"version": 1, "windows": [{"tabs": 3}]}'

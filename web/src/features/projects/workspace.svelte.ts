@@ -47,10 +47,14 @@ export interface InitOffer {
   message: string;
 }
 
-/** A saved tab whose project folder is missing ("folder not found": relocate / remove). */
+/**
+ * A saved tab whose project cannot open: the folder is gone ("folder not found": relocate /
+ * remove), or it is there without `.ideai/` (`notAProject`: initialise it here as well).
+ */
 export interface MissingTab {
   root: string;
   message: string;
+  notAProject?: boolean;
 }
 
 /** One entry of the tab bar. */
@@ -358,6 +362,17 @@ export class Workspace {
     }
   }
 
+  /** "Initialise here" on a saved tab whose folder has no `.ideai/`: the project is created there, in place. */
+  async initialiseMissing(root: string): Promise<void> {
+    try {
+      const dto = await this.#gateway.projects.create(root);
+      this.#missing = this.#missing.filter((m) => m.root !== root);
+      this.#adopt(dto);
+    } catch (error) {
+      this.report(error, `Could not create a project in ${root}`, { kind: 'project' });
+    }
+  }
+
   /** "Remove" on a missing folder's tab. */
   async removeMissing(root: string): Promise<void> {
     this.#missing = this.#missing.filter((m) => m.root !== root);
@@ -375,7 +390,8 @@ export class Workspace {
     } catch (error) {
       const failure = asGatewayError(error);
       if (failure.code === 'NOT_FOUND') {
-        this.#missing = [...this.#missing.filter((m) => m.root !== root), { root, message: failure.message }];
+        const notAProject = failure.details.reason === 'notAProject';
+        this.#missing = [...this.#missing.filter((m) => m.root !== root), { root, message: failure.message, notAProject }];
         this.#order = this.#order.includes(root) ? this.#order : [...this.#order, root];
       } else {
         this.report(error, `Could not open ${root}`, { kind: 'project' });

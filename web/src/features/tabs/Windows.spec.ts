@@ -87,6 +87,20 @@ describe('windows and tabs', () => {
     expect(labels).toEqual(['alpha', 'beta']);
   });
 
+  it('a saved tab whose folder has no .ideai/ says so and initialises it in place', async () => {
+    const h = harness({ projects: [project('/work/alpha')], plainFolders: ['/work/plain'] });
+    h.gateway.backend.windows[0].tabs.push('/work/plain', '/work/alpha');
+    await boot(h);
+    await fireEvent.click(await screen.findByTestId('tab-missing'));
+    const shown = await screen.findByTestId('folder-not-found');
+    expect(shown).toHaveTextContent('Not an IdeA project');
+    expect(shown).not.toHaveTextContent('is gone');
+    await fireEvent.click(screen.getByTestId('initialise-folder'));
+    await waitFor(() => expect(screen.queryByTestId('folder-not-found')).toBeNull());
+    expect(h.gateway.callsOf('projects.create').map((args) => args[0])).toEqual(['/work/plain']);
+    expect(screen.getByTestId('tab-plain')).toBeInTheDocument();
+  });
+
   it('a saved tab whose folder is gone shows "folder not found" with remove', async () => {
     const h = harness({ projects: [project('/work/alpha')] });
     h.gateway.backend.windows[0].tabs.push('/gone/proj', '/work/alpha');

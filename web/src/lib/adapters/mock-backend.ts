@@ -642,7 +642,7 @@ export class MockBackend {
       quit: () => this.#reply('windows.quit', [], () => null),
       openSaved: (root: string) =>
         this.#reply<ProjectDTO>('windows.openSaved', [root], () => {
-          const project = this.projects.get(root);
+          const project = this.#existing(root);
           if (!project) throw new GatewayError('NOT_FOUND', `${root}: folder not found`);
           return this.#dto(project);
         }),
@@ -693,10 +693,7 @@ export class MockBackend {
         }),
       open: (root: string) =>
         this.#reply<ProjectDTO>('projects.open', [root], () => {
-          const project = this.projects.get(root);
-          if (!project && this.#options.plainFolders?.includes(root)) {
-            throw new GatewayError('NOT_FOUND', `not an IdeA project yet: ${root}/.ideai is missing`, { root, reason: 'notAProject' });
-          }
+          const project = this.#existing(root);
           if (!project) throw new GatewayError('NOT_FOUND', `no IdeA project in ${root}`);
           return this.#dto(project);
         }),
@@ -1217,6 +1214,15 @@ export class MockBackend {
       this.#outbox = [];
       this.#deliver({ events });
     }, 0);
+  }
+
+  /** The project at `root`; a plain folder (no `.ideai/`) answers `NOT_FOUND` / `notAProject`. */
+  #existing(root: string): MockProject | undefined {
+    const project = this.projects.get(root);
+    if (!project && this.#options.plainFolders?.includes(root)) {
+      throw new GatewayError('NOT_FOUND', `not an IdeA project yet: ${root}/.ideai is missing`, { root, reason: 'notAProject' });
+    }
+    return project;
   }
 
   #dto(project: MockProject): ProjectDTO {
