@@ -20,7 +20,9 @@ describe('ConfirmDialog', () => {
 
   it('keeps Tab inside', async () => {
     render(ConfirmDialog, { props: { title: 'T', message: 'M', confirmLabel: 'OK', onConfirm: () => {}, onCancel: () => {} } });
-    await fireEvent.keyDown(screen.getByTestId('confirm-dialog'), { key: 'Tab' });
+    // The action is focused first; Tab between the two buttons is the browser's, the trap wraps.
+    expect(screen.getByTestId('confirm-dialog-confirm')).toHaveFocus();
+    await fireEvent.keyDown(screen.getByTestId('confirm-dialog'), { key: 'Tab', shiftKey: true });
     expect(screen.getByTestId('confirm-dialog-cancel')).toHaveFocus();
     await fireEvent.keyDown(screen.getByTestId('confirm-dialog'), { key: 'Tab' });
     expect(screen.getByTestId('confirm-dialog-confirm')).toHaveFocus();
