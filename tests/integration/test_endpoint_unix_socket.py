@@ -6,6 +6,7 @@ A test handler stands in for the doors: it accepts every hello and echoes lines 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -19,28 +20,18 @@ import pytest
 
 pytest.importorskip("fcntl", reason="Unix-socket endpoint (POSIX only)")
 
+from app.adapters.endpoint.host_base import ServedEndpoint
 from app.adapters.endpoint.socket_dir import endpoint_dir, ensure_private_dir, socket_path
+from app.adapters.endpoint.stream import AsyncioEndpointStream
 from app.adapters.endpoint.unix_socket import UnixSocketEndpointHost
-from app.core.errors import ALREADY_EXISTS, NOT_WRITABLE, AppError
-from app.core.ports import EndpointHello, EndpointStream
+from app.commands.endpoint_client import EndpointError
+from app.commands.endpoint_client import connect as client_connect
+from app.core.errors import ALREADY_EXISTS, FORBIDDEN, NOT_WRITABLE, AppError
+from app.core.ports import EndpointHello
+from tests.integration.endpoint_world import EchoHandler
 
 pytestmark = pytest.mark.timeout(60)
 ROOT = "/home/me/project"
-
-
-class EchoHandler:
-    """Accepts, then echoes each line prefixed with the requester; `boom` requesters raise."""
-
-    def __init__(self) -> None:
-        self.hellos: list[tuple[str, EndpointHello]] = []
-
-    async def handle(self, root: str, hello: EndpointHello, stream: EndpointStream) -> None:
-        self.hellos.append((root, hello))
-        if hello.requester == "boom":
-            raise RuntimeError("handler bug")
-        await stream.answer_hello(None)
-        while (line := await stream.receive_line(1024)) is not None:
-            await stream.send(hello.requester.encode() + b":" + line + b"\n")
 
 
 @pytest.fixture
@@ -254,6 +245,37 @@ def test_a_failing_handler_never_stops_the_listener(host: UnixSocketEndpointHost
         s.sendall(hello_line("a2") + b"after\n")
         assert json.loads(read_line(s)) == {"ok": True}
         assert read_line(s) == b"a2:after\n"
+
+
+class RefusingHost(UnixSocketEndpointHost):
+    """A transport that judges every peer foreign (what the named-pipe host does to a client of
+    another user), so `host_base`'s refusal path runs here."""
+
+    async def _listen(self, served: ServedEndpoint, sock: socket.socket) -> asyncio.AbstractServer:
+        async def on_connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            refusal = AppError(FORBIDDEN, "not one of ours")
+            await self._serve_connection(served, AsyncioEndpointStream(reader, writer), refusal)
+
+        return await asyncio.start_unix_server(on_connection, sock=sock)
+
+
+def test_a_peer_the_transport_refuses_gets_forbidden_whatever_its_first_line(
+        sock_dir: str, handler: EchoHandler) -> None:
+    host = RefusingHost(sock_dir)
+    host.set_handler(handler)
+    try:
+        path = host.serve(ROOT)
+        for first in (hello_line("a1") + b"more\n", b"not json\n"):
+            with connect(path) as s:
+                s.sendall(first)
+                assert json.loads(read_line(s)) == {
+                    "ok": False, "error": {"code": FORBIDDEN, "message": "not one of ours"}}
+                assert s.recv(1) == b""
+        with pytest.raises(EndpointError) as caught:
+            client_connect(path, "command", "a1", "t")
+        assert caught.value.code == FORBIDDEN and handler.hellos == []
+    finally:
+        host.close_all()
 
 
 def test_many_concurrent_connections_are_all_served(host: UnixSocketEndpointHost) -> None:

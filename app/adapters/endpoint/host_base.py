@@ -20,7 +20,7 @@ from typing import Protocol
 from app.adapters.endpoint.loop_thread import LoopThread
 from app.adapters.endpoint.stream import AsyncioEndpointStream
 from app.adapters.endpoint.wire import MAX_HELLO_BYTES, parse_hello
-from app.core.errors import INTERNAL, INVALID, AppError
+from app.core.errors import ALREADY_EXISTS, INTERNAL, INVALID, AppError
 from app.core.ports import ConnectionHandler
 from app.core.usecases.project_state import clean_root
 
@@ -53,15 +53,25 @@ class ServedEndpoint:
     connections: set[asyncio.Task[None]] = field(default_factory=set)
 
 
-class EndpointHostBase:
-    """The transport-independent half of an endpoint host. Thread-safe."""
+def in_use(root: str, address: str, why: str) -> AppError:
+    """`AppError(ALREADY_EXISTS)`: `root` is open in another IdeA, whose endpoint `address` is
+    there (`why`: how we know, e.g. "answers")."""
+    return AppError(ALREADY_EXISTS, f"{root} is open in another IdeA (its endpoint {address} "
+                                    f"{why}): agents of this window cannot delegate",
+                    {"root": root, "path": address})
 
-    def __init__(self, *, handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S) -> None:
+
+class EndpointHostBase:
+    """The transport-independent half of an endpoint host. Thread-safe. `loop_factory`: what
+    makes the loop every project is served from (default `asyncio.new_event_loop`)."""
+
+    def __init__(self, *, handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S,
+                 loop_factory: Callable[[], asyncio.AbstractEventLoop] | None = None) -> None:
         self._handshake_timeout_s = handshake_timeout_s
         self._handler: ConnectionHandler | None = None
         self._lock = threading.Lock()
         self._served: dict[str, ServedEndpoint] = {}
-        self._loop = LoopThread()
+        self._loop = LoopThread(loop_factory=loop_factory)
 
     def set_handler(self, handler: ConnectionHandler) -> None:
         """Serve every (well-formed) connection with `handler`."""
@@ -123,16 +133,15 @@ class EndpointHostBase:
     async def _serve_connection(self, served: ServedEndpoint, stream: AsyncioEndpointStream,
                                 refusal: AppError | None = None) -> None:
         """Run one accepted connection to its end (as its own task), then close it. A
-        `refusal` (the transport's verdict on the peer) is answered before anything is read."""
+        `refusal` (the transport's verdict on the peer) is the answer to its first line, which
+        is read (so closing does not reset the connection under the answer) but not looked at."""
         task = asyncio.current_task()
         if task is not None:
             served.connections.add(task)
         try:
             if refusal is not None:
                 log.warning("endpoint of %s refused a connection: %s", served.root, refusal.message)
-                await stream.answer_hello(refusal)
-            else:
-                await self._converse(served.root, stream)
+            await self._converse(served.root, stream, refusal)
         except asyncio.CancelledError:
             # `stop` cancelled this connection. The task ends here, normally: Python 3.11's
             # asyncio.streams callback calls `task.exception()`, which raises on a cancelled task.
@@ -146,7 +155,8 @@ class EndpointHostBase:
                 served.connections.discard(task)
             await stream.close()
 
-    async def _converse(self, root: str, stream: AsyncioEndpointStream) -> None:
+    async def _converse(self, root: str, stream: AsyncioEndpointStream,
+                        refusal: AppError | None) -> None:
         try:
             async with asyncio.timeout(self._handshake_timeout_s):
                 line = await stream.receive_line(MAX_HELLO_BYTES)
@@ -159,6 +169,9 @@ class EndpointHostBase:
             return
         if line is None:
             return  # a liveness probe, or a client that left at once
+        if refusal is not None:
+            await stream.answer_hello(refusal)
+            return
         try:
             hello = parse_hello(line)
         except AppError as exc:

@@ -23,7 +23,12 @@ import tempfile
 from collections.abc import Mapping
 from functools import partial
 
-from app.adapters.endpoint.host_base import HANDSHAKE_TIMEOUT_S, EndpointHostBase, ServedEndpoint
+from app.adapters.endpoint.host_base import (
+    HANDSHAKE_TIMEOUT_S,
+    EndpointHostBase,
+    ServedEndpoint,
+    in_use,
+)
 from app.adapters.endpoint.socket_dir import (
     endpoint_dir,
     ensure_private_dir,
@@ -31,7 +36,7 @@ from app.adapters.endpoint.socket_dir import (
     sweep_stale,
 )
 from app.adapters.endpoint.stream import AsyncioEndpointStream
-from app.core.errors import ALREADY_EXISTS, NOT_WRITABLE, AppError
+from app.core.errors import NOT_WRITABLE, AppError
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +112,7 @@ def _bind_exclusive(directory: str, path: str, root: str) -> socket.socket:
         except OSError as exc:
             sock.close()
             if exc.errno == errno.EADDRINUSE:
-                raise _in_use(root, path) from exc
+                raise in_use(root, path, "answers") from exc
             raise AppError(NOT_WRITABLE, f"cannot create the endpoint socket {path}: "
                                          f"{exc.strerror}", {"path": path}) from exc
         return sock
@@ -124,7 +129,7 @@ def _reclaim_stale(path: str, root: str) -> None:
         raise AppError(NOT_WRITABLE, f"{path} exists and is not a socket; remove it",
                        {"path": path})
     if _answers(path):
-        raise _in_use(root, path)
+        raise in_use(root, path, "answers")
     log.info("reclaiming stale endpoint socket %s", path)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
@@ -143,12 +148,6 @@ def _answers(path: str) -> bool:
     finally:
         probe.close()
     return True
-
-
-def _in_use(root: str, path: str) -> AppError:
-    return AppError(ALREADY_EXISTS, f"{root} is open in another IdeA (its endpoint {path} "
-                                    "answers): agents of this window cannot delegate",
-                    {"root": root, "path": path})
 
 
 def _unlink_if_same(path: str, inode: tuple[int, int]) -> None:
