@@ -11,6 +11,7 @@ hand every accepted connection to `_serve_connection` as an `AsyncioEndpointStre
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import Callable
@@ -31,9 +32,12 @@ HANDSHAKE_TIMEOUT_S = 10.0
 
 
 class Listener(Protocol):
-    """What accepts a project's connections; `close()` (on the loop) stops accepting."""
+    """What accepts a project's connections (on the loop): `close()` stops accepting,
+    `wait_closed()` returns once the address is given up."""
 
     def close(self) -> None: ...
+
+    async def wait_closed(self) -> None: ...
 
 
 def _nothing() -> None:
@@ -129,6 +133,10 @@ class EndpointHostBase:
             task.cancel()
         if tasks:
             await asyncio.wait(tasks, timeout=5.0)
+        if served.server is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(5.0):
+                    await served.server.wait_closed()
 
     async def _serve_connection(self, served: ServedEndpoint, stream: AsyncioEndpointStream,
                                 refusal: AppError | None = None) -> None:

@@ -124,6 +124,12 @@ class _PipeListener:
             self._first.close()
         self._first = None
 
+    async def wait_closed(self) -> None:
+        """Return once the accepting task ended (its instance closed: the name is free unless
+        a connection still holds it)."""
+        if self._task is not None:
+            await asyncio.wait([self._task])
+
     async def _accept_forever(self, proactor: Any) -> None:
         pipe = self._first
         self._first = None
@@ -139,8 +145,17 @@ class _PipeListener:
                 pipe.close()
                 pipe = await self._next_instance()
                 continue
-            connected, pipe = pipe, await self._next_instance()
-            self._on_pipe(connected)
+            try:
+                following = await self._next_instance()
+            except asyncio.CancelledError:
+                pipe.close()  # connected, but never served
+                raise
+            try:
+                self._on_pipe(pipe)
+            except Exception:  # one bad connection never stops the listener
+                log.exception("endpoint pipe %s: cannot serve a connection", self._name)
+                pipe.close()
+            pipe = following
 
     async def _next_instance(self) -> PipeHandle:
         """A new instance for the next client, retried until Windows gives one."""
