@@ -9,11 +9,13 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from app.adapters.endpoint.host_base import EndpointHostBase
 from app.commands.endpoint_client import open_channel
@@ -90,6 +92,46 @@ class EchoHandler:
         await stream.answer_hello(None)
         while (line := await stream.receive_line(1024)) is not None:
             await stream.send(hello.requester.encode() + b":" + line + b"\n")
+
+
+def read_line(stream: Any) -> bytes:
+    """Bytes up to and with the next newline, read one at a time from a socket or a channel
+    (less at EOF)."""
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = stream.recv(1)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def hello_line(requester: str = "a1", kind: str = "mcp", token: str = "t") -> bytes:
+    """An endpoint first line, with its newline."""
+    return json.dumps({"v": 1, "kind": kind, "requester": requester,
+                       "token": token}).encode() + b"\n"
+
+
+def in_parallel(count: int, client: Callable[[int], bytes]) -> dict[int, bytes]:
+    """Run `client(0)` … `client(count - 1)` in threads at once; their results by number.
+    Raises the first exception a client raised."""
+    results: dict[int, bytes] = {}
+    errors: list[BaseException] = []
+
+    def run(n: int) -> None:
+        try:
+            results[n] = client(n)
+        except BaseException as exc:  # re-raised below, in the test's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    if errors:
+        raise errors[0]
+    return results
 
 
 class RawConnection:

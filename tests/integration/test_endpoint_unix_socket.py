@@ -28,7 +28,7 @@ from app.commands.endpoint_client import EndpointError
 from app.commands.endpoint_client import connect as client_connect
 from app.core.errors import ALREADY_EXISTS, FORBIDDEN, NOT_WRITABLE, AppError
 from app.core.ports import EndpointHello
-from tests.integration.endpoint_world import EchoHandler
+from tests.integration.endpoint_world import EchoHandler, hello_line, in_parallel, read_line
 
 pytestmark = pytest.mark.timeout(60)
 ROOT = "/home/me/project"
@@ -61,18 +61,6 @@ def connect(path: str) -> socket.socket:
     return s
 
 
-def read_line(s: socket.socket) -> bytes:
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = s.recv(1)
-        if not chunk:
-            break
-        data += chunk
-    return data
-
-
-def hello_line(requester: str = "a1", kind: str = "mcp") -> bytes:
-    return json.dumps({"v": 1, "kind": kind, "requester": requester, "token": "t"}).encode() + b"\n"
 
 
 def test_serve_makes_a_private_dir_and_a_0600_socket(host: UnixSocketEndpointHost,
@@ -280,29 +268,19 @@ def test_a_peer_the_transport_refuses_gets_forbidden_whatever_its_first_line(
 
 def test_many_concurrent_connections_are_all_served(host: UnixSocketEndpointHost) -> None:
     path = host.serve(ROOT)
-    results: dict[int, bytes] = {}
-    errors: list[BaseException] = []
     barrier = threading.Barrier(100)
 
-    def client(n: int) -> None:
-        try:
-            with connect(path) as s:
-                barrier.wait()
-                s.sendall(hello_line(f"c{n}"))
-                assert json.loads(read_line(s)) == {"ok": True}
-                for i in range(5):
-                    s.sendall(f"m{i}\n".encode())
-                    results[n] = read_line(s)
-        except BaseException as exc:
-            errors.append(exc)
+    def client(n: int) -> bytes:
+        with connect(path) as s:
+            barrier.wait()
+            s.sendall(hello_line(f"c{n}"))
+            assert json.loads(read_line(s)) == {"ok": True}
+            for i in range(5):
+                s.sendall(f"m{i}\n".encode())
+                last = read_line(s)
+            return last
 
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(100)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    assert not errors
-    assert results == {n: f"c{n}:m4\n".encode() for n in range(100)}
+    assert in_parallel(100, client) == {n: f"c{n}:m4\n".encode() for n in range(100)}
 
 
 def test_projects_have_their_own_sockets(host: UnixSocketEndpointHost,

@@ -16,10 +16,8 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import pytest
 
@@ -50,8 +48,11 @@ from tests.integration.endpoint_world import (
     EchoHandler,
     World,
     endpoint_world,
+    hello_line,
     idea_argv,
+    in_parallel,
     platform_host,
+    read_line,
 )
 
 pytestmark = pytest.mark.timeout(120)
@@ -77,18 +78,6 @@ def host(handler: EchoHandler) -> Iterator[EndpointHostBase]:
     h.close_all()
 
 
-def hello_line(requester: str = "a1", kind: str = "command") -> bytes:
-    return json.dumps({"v": 1, "kind": kind, "requester": requester, "token": "t"}).encode() + b"\n"
-
-
-def read_line(channel: Any) -> bytes:
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = channel.recv(1)
-        if not chunk:
-            break
-        data += chunk
-    return data
 
 
 def agent_env(world: World, agent: str = "a1", token: str | None = None) -> dict[str, str]:
@@ -118,7 +107,7 @@ def test_a_project_gets_a_pipe_only_its_user_may_open(host: EndpointHostBase,
         assert pipe_peer_sid(handle, "server") == current_user_sid()
     sid = current_user_sid()
     assert sddl.startswith("D:P") and sddl.count("(") == 1 and sddl.endswith(f";;;{sid})"), sddl
-    assert [hello for _, hello in handler.hellos] == [EndpointHello("command", "a1", "t")]
+    assert [hello for _, hello in handler.hellos] == [EndpointHello("mcp", "a1", "t")]
 
 
 def test_a_second_ideA_on_the_same_project_is_told_and_nothing_stale_stays(
@@ -138,26 +127,15 @@ def test_a_second_ideA_on_the_same_project_is_told_and_nothing_stale_stays(
 
 def test_many_concurrent_clients_are_all_served(host: EndpointHostBase) -> None:
     name = host.serve(ROOT)
-    answers: dict[int, bytes] = {}
-    errors: list[BaseException] = []
 
-    def client(i: int) -> None:
-        try:
-            with open_channel(name, 30) as channel:
-                channel.settimeout(30)
-                channel.sendall(hello_line(f"c{i}") + f"n{i}\n".encode())
-                assert json.loads(read_line(channel)) == {"ok": True}
-                answers[i] = read_line(channel)
-        except BaseException as exc:  # reported below
-            errors.append(exc)
+    def client(n: int) -> bytes:
+        with open_channel(name, 30) as channel:
+            channel.settimeout(30)
+            channel.sendall(hello_line(f"c{n}") + f"n{n}\n".encode())
+            assert json.loads(read_line(channel)) == {"ok": True}
+            return read_line(channel)
 
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(24)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    assert errors == []
-    assert answers == {i: f"c{i}:n{i}\n".encode() for i in range(24)}
+    assert in_parallel(24, client) == {n: f"c{n}:n{n}\n".encode() for n in range(24)}
 
 
 def test_stop_ends_the_connections_and_the_name(host: EndpointHostBase) -> None:
