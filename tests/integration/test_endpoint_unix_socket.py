@@ -21,9 +21,11 @@ import pytest
 pytest.importorskip("fcntl", reason="Unix-socket endpoint (POSIX only)")
 
 from app.adapters.endpoint.host_base import ServedEndpoint
+from app.adapters.endpoint.loop_thread import LoopThread
 from app.adapters.endpoint.socket_dir import endpoint_dir, ensure_private_dir, socket_path
 from app.adapters.endpoint.stream import AsyncioEndpointStream
 from app.adapters.endpoint.unix_socket import UnixSocketEndpointHost
+from app.bootstrap import endpoint_door, endpoint_host, local_doors
 from app.commands.endpoint_client import EndpointError
 from app.commands.endpoint_client import connect as client_connect
 from app.core.errors import ALREADY_EXISTS, FORBIDDEN, NOT_WRITABLE, AppError
@@ -324,5 +326,30 @@ def test_without_a_handler_connections_are_refused_politely(sock_dir: str) -> No
             s.sendall(hello_line())
             answer = json.loads(read_line(s))
             assert answer["ok"] is False and answer["error"]["code"] == "INTERNAL"
+    finally:
+        host.close_all()
+
+
+def test_the_loop_thread_runs_on_the_loop_its_factory_makes() -> None:
+    made: list[asyncio.AbstractEventLoop] = []
+
+    def factory() -> asyncio.AbstractEventLoop:  # NamedPipeEndpointHost passes ProactorEventLoop
+        made.append(asyncio.new_event_loop())
+        return made[-1]
+
+    async def which() -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
+
+    thread = LoopThread(loop_factory=factory)
+    assert thread.run(which()) is made[0] and thread.run(which()) is made[0]
+    thread.stop()
+    assert len(made) == 1 and made[0].is_closed()
+
+
+def test_the_app_serves_its_endpoint_on_this_platform_s_host() -> None:
+    host = endpoint_host()
+    try:
+        assert isinstance(host, UnixSocketEndpointHost)  # a NamedPipeEndpointHost on Windows
+        assert endpoint_door in local_doors()
     finally:
         host.close_all()
