@@ -90,9 +90,12 @@ class PipeChannel:
         channel = cls(raw, name)
         try:
             server = pipe_peer_sid(raw, "server")
-            if server is None or server != current_user_sid():
-                raise PermissionError(errno.EACCES, "the pipe is served by a process of another "
-                                                    "user (the token was not sent)")
+            if server is None:
+                raise PermissionError(errno.EACCES, "cannot tell which user serves the pipe (the "
+                                                    "token was not sent)")
+            if server != current_user_sid():
+                raise PermissionError(errno.EACCES, f"the pipe is served by another user ({server}; "
+                                                    "the token was not sent)")
         except BaseException:
             channel.close()
             raise
