@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from app.adapters.endpoint.host_base import EndpointHostBase
 from app.adapters.pty import default_host_class
 from app.adapters.sandbox import default_enforcer
 from app.adapters.sandbox.needs import HostCliNeeds
@@ -99,19 +100,27 @@ DoorFactory = Callable[[OrchestratorService, Credentials], ProjectDoor]
 
 
 def endpoint_door(orchestrator: OrchestratorService, credentials: Credentials) -> ProjectDoor:
-    """The project endpoint (a Unix socket) with its two doors: MCP and `idea` commands."""
-    from app.adapters.endpoint.unix_socket import UnixSocketEndpointHost
-
-    host = UnixSocketEndpointHost()
+    """The project endpoint (a Unix socket; a named pipe on Windows) with its two doors: MCP
+    and `idea` commands."""
+    host = endpoint_host()
     host.set_handler(EndpointDoor(credentials, mcp=McpDoor(orchestrator),
                                   command=CommandDoor(orchestrator)))
     return host
 
 
-def local_doors() -> tuple[DoorFactory, ...]:
-    """The endpoint (POSIX only so far: no named-pipe host yet) and the file protocol."""
+def endpoint_host() -> EndpointHostBase:
+    """This platform's endpoint host: named pipes on Windows, Unix sockets elsewhere."""
     if sys.platform == "win32":
-        return (FileProtocolDoor,)
+        from app.adapters.endpoint.named_pipe import NamedPipeEndpointHost
+
+        return NamedPipeEndpointHost()
+    from app.adapters.endpoint.unix_socket import UnixSocketEndpointHost
+
+    return UnixSocketEndpointHost()
+
+
+def local_doors() -> tuple[DoorFactory, ...]:
+    """The endpoint and the file protocol."""
     return (endpoint_door, FileProtocolDoor)
 
 

@@ -29,9 +29,22 @@ HOOK_ANSWER_TIMEOUT_S = 5.0
 _ENV = ("IDEA_ENDPOINT", "IDEA_AGENT_ID", "IDEA_TOKEN")
 
 
+def utf8_streams(*streams: TextIO) -> None:
+    """Make `streams` UTF-8 (keeping their error handling). On Windows a redirected standard
+    stream defaults to the ANSI code page, where a reply's `✓` cannot be written; the CLIs that
+    capture `idea` (Node) read UTF-8. A console is UTF-8 already; a stream without
+    `reconfigure` (a test's StringIO) is left alone."""
+    for stream in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(encoding="utf-8")
+
+
 def run(args: argparse.Namespace, env: Mapping[str, str], *, stdin: TextIO | None = None,
         stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run the parsed subcommand `args.command` (one of `COMMANDS`); returns the exit code."""
+    if sys.platform == "win32":
+        utf8_streams(sys.stdin, sys.stdout, sys.stderr)
     inp, out, err = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
     hook = args.command == "hook"
     missing = [name for name in _ENV if not env.get(name)]

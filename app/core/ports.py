@@ -281,8 +281,8 @@ class EndpointHost(Protocol):
         ...
 
     def serve(self, root: str) -> str:
-        """Start serving project `root`'s endpoint and return its address (the socket path);
-        the same address again when it is already served here. Raises
+        """Start serving project `root`'s endpoint and return its address (the socket path; the
+        pipe name on Windows); the same address again when it is already served here. Raises
         `AppError(ALREADY_EXISTS)` when another live IdeA serves it, `AppError(NOT_WRITABLE)`
         when the endpoint directory is unusable."""
         ...
@@ -358,7 +358,7 @@ class CliNeedsSource(Protocol):
 
     def needs(self, command: str, run_dir: str, endpoint: str | None) -> tuple[CliNeed, ...]:
         """The needs of `command` (absolute path or name) run from `run_dir` (absolute), the
-        project endpoint at `endpoint` (socket path, None when there is none)."""
+        project endpoint at `endpoint` (socket path or pipe name, None when there is none)."""
         ...
 
 

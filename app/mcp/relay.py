@@ -10,12 +10,11 @@ close (Claude Code: "✘ Failed to connect").
 from __future__ import annotations
 
 import os
-import socket
 import sys
 import threading
 from typing import TextIO
 
-from app.commands.endpoint_client import EndpointError, connect
+from app.commands.endpoint_client import Channel, EndpointError, connect
 
 #: Bound on connecting and on the handshake (s).
 HANDSHAKE_TIMEOUT_S = 10.0
@@ -43,12 +42,13 @@ def run_relay(endpoint: str, requester: str, token: str, *, stdin_fd: int = 0,
     return 0
 
 
-def _upstream(stdin_fd: int, sock: socket.socket) -> None:
-    """stdin → socket until stdin ends, then half-close so the server sees the end."""
+def _upstream(stdin_fd: int, sock: Channel) -> None:
+    """stdin → endpoint until stdin ends, then tell the server it ended (a Unix socket is
+    half-closed and the server may still answer; a pipe, which cannot, ends the session)."""
     try:
         while data := os.read(stdin_fd, _CHUNK):
             sock.sendall(data)
-        sock.shutdown(socket.SHUT_WR)
+        sock.shutdown_write()
     except OSError:
         pass
 

@@ -6,6 +6,7 @@ A test handler stands in for the doors: it accepts every hello and echoes lines 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -19,28 +20,20 @@ import pytest
 
 pytest.importorskip("fcntl", reason="Unix-socket endpoint (POSIX only)")
 
+from app.adapters.endpoint.host_base import ServedEndpoint
+from app.adapters.endpoint.loop_thread import LoopThread
 from app.adapters.endpoint.socket_dir import endpoint_dir, ensure_private_dir, socket_path
+from app.adapters.endpoint.stream import AsyncioEndpointStream
 from app.adapters.endpoint.unix_socket import UnixSocketEndpointHost
-from app.core.errors import ALREADY_EXISTS, NOT_WRITABLE, AppError
-from app.core.ports import EndpointHello, EndpointStream
+from app.bootstrap import endpoint_door, endpoint_host, local_doors
+from app.commands.endpoint_client import EndpointError
+from app.commands.endpoint_client import connect as client_connect
+from app.core.errors import ALREADY_EXISTS, FORBIDDEN, NOT_WRITABLE, AppError
+from app.core.ports import EndpointHello
+from tests.integration.endpoint_world import EchoHandler, hello_line, in_parallel, read_line
 
 pytestmark = pytest.mark.timeout(60)
 ROOT = "/home/me/project"
-
-
-class EchoHandler:
-    """Accepts, then echoes each line prefixed with the requester; `boom` requesters raise."""
-
-    def __init__(self) -> None:
-        self.hellos: list[tuple[str, EndpointHello]] = []
-
-    async def handle(self, root: str, hello: EndpointHello, stream: EndpointStream) -> None:
-        self.hellos.append((root, hello))
-        if hello.requester == "boom":
-            raise RuntimeError("handler bug")
-        await stream.answer_hello(None)
-        while (line := await stream.receive_line(1024)) is not None:
-            await stream.send(hello.requester.encode() + b":" + line + b"\n")
 
 
 @pytest.fixture
@@ -70,18 +63,6 @@ def connect(path: str) -> socket.socket:
     return s
 
 
-def read_line(s: socket.socket) -> bytes:
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = s.recv(1)
-        if not chunk:
-            break
-        data += chunk
-    return data
-
-
-def hello_line(requester: str = "a1", kind: str = "mcp") -> bytes:
-    return json.dumps({"v": 1, "kind": kind, "requester": requester, "token": "t"}).encode() + b"\n"
 
 
 def test_serve_makes_a_private_dir_and_a_0600_socket(host: UnixSocketEndpointHost,
@@ -256,31 +237,52 @@ def test_a_failing_handler_never_stops_the_listener(host: UnixSocketEndpointHost
         assert read_line(s) == b"a2:after\n"
 
 
+class RefusingHost(UnixSocketEndpointHost):
+    """A transport that judges every peer foreign (what the named-pipe host does to a client of
+    another user), so `host_base`'s refusal path runs here."""
+
+    async def _listen(self, served: ServedEndpoint, sock: socket.socket) -> asyncio.AbstractServer:
+        async def on_connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            refusal = AppError(FORBIDDEN, "not one of ours")
+            await self._serve_connection(served, AsyncioEndpointStream(reader, writer), refusal)
+
+        return await asyncio.start_unix_server(on_connection, sock=sock)
+
+
+def test_a_peer_the_transport_refuses_gets_forbidden_whatever_its_first_line(
+        sock_dir: str, handler: EchoHandler) -> None:
+    host = RefusingHost(sock_dir)
+    host.set_handler(handler)
+    try:
+        path = host.serve(ROOT)
+        for first in (hello_line("a1") + b"more\n", b"not json\n"):
+            with connect(path) as s:
+                s.sendall(first)
+                assert json.loads(read_line(s)) == {
+                    "ok": False, "error": {"code": FORBIDDEN, "message": "not one of ours"}}
+                assert s.recv(1) == b""
+        with pytest.raises(EndpointError) as caught:
+            client_connect(path, "command", "a1", "t")
+        assert caught.value.code == FORBIDDEN and handler.hellos == []
+    finally:
+        host.close_all()
+
+
 def test_many_concurrent_connections_are_all_served(host: UnixSocketEndpointHost) -> None:
     path = host.serve(ROOT)
-    results: dict[int, bytes] = {}
-    errors: list[BaseException] = []
     barrier = threading.Barrier(100)
 
-    def client(n: int) -> None:
-        try:
-            with connect(path) as s:
-                barrier.wait()
-                s.sendall(hello_line(f"c{n}"))
-                assert json.loads(read_line(s)) == {"ok": True}
-                for i in range(5):
-                    s.sendall(f"m{i}\n".encode())
-                    results[n] = read_line(s)
-        except BaseException as exc:
-            errors.append(exc)
+    def client(n: int) -> bytes:
+        with connect(path) as s:
+            barrier.wait()
+            s.sendall(hello_line(f"c{n}"))
+            assert json.loads(read_line(s)) == {"ok": True}
+            for i in range(5):
+                s.sendall(f"m{i}\n".encode())
+                last = read_line(s)
+            return last
 
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(100)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    assert not errors
-    assert results == {n: f"c{n}:m4\n".encode() for n in range(100)}
+    assert in_parallel(100, client) == {n: f"c{n}:m4\n".encode() for n in range(100)}
 
 
 def test_projects_have_their_own_sockets(host: UnixSocketEndpointHost,
@@ -324,5 +326,30 @@ def test_without_a_handler_connections_are_refused_politely(sock_dir: str) -> No
             s.sendall(hello_line())
             answer = json.loads(read_line(s))
             assert answer["ok"] is False and answer["error"]["code"] == "INTERNAL"
+    finally:
+        host.close_all()
+
+
+def test_the_loop_thread_runs_on_the_loop_its_factory_makes() -> None:
+    made: list[asyncio.AbstractEventLoop] = []
+
+    def factory() -> asyncio.AbstractEventLoop:  # NamedPipeEndpointHost passes ProactorEventLoop
+        made.append(asyncio.new_event_loop())
+        return made[-1]
+
+    async def which() -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
+
+    thread = LoopThread(loop_factory=factory)
+    assert thread.run(which()) is made[0] and thread.run(which()) is made[0]
+    thread.stop()
+    assert len(made) == 1 and made[0].is_closed()
+
+
+def test_the_app_serves_its_endpoint_on_this_platform_s_host() -> None:
+    host = endpoint_host()
+    try:
+        assert isinstance(host, UnixSocketEndpointHost)  # a NamedPipeEndpointHost on Windows
+        assert endpoint_door in local_doors()
     finally:
         host.close_all()

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
 class LoopThread:
-    """Starts its loop on first use; `run` executes a coroutine there from any other thread."""
+    """Starts its loop on first use; `run` executes a coroutine there from any other thread.
+    `loop_factory` makes the loop (default `asyncio.new_event_loop`)."""
 
-    def __init__(self, name: str = "idea-endpoint") -> None:
+    def __init__(self, name: str = "idea-endpoint", *,
+                 loop_factory: Callable[[], asyncio.AbstractEventLoop] | None = None) -> None:
         self._name = name
+        self._loop_factory = loop_factory or asyncio.new_event_loop
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -44,7 +47,7 @@ class LoopThread:
     def _ensure(self) -> asyncio.AbstractEventLoop:
         with self._lock:
             if self._loop is None:
-                loop = asyncio.new_event_loop()
+                loop = self._loop_factory()
                 ready = threading.Event()
                 thread = threading.Thread(target=self._main, args=(loop, ready), name=self._name,
                                           daemon=True)

@@ -7,14 +7,13 @@ hash of its root so the path stays short (the kernel limit is 108 bytes on Linux
 
 from __future__ import annotations
 
-import hashlib
 import os
 import socket
 import stat
 from collections.abc import Mapping
 
+from app.adapters.endpoint.naming import project_digest
 from app.core.errors import NOT_WRITABLE, AppError
-from app.core.usecases.project_state import clean_root
 
 #: Longest socket path we bind (bytes): `sockaddr_un.sun_path` minus its NUL on macOS.
 MAX_SOCKET_PATH = 103
@@ -30,9 +29,8 @@ def endpoint_dir(env: Mapping[str, str], tmp_dir: str, uid: int) -> str:
 
 
 def socket_name(root: str) -> str:
-    """`<16 hex chars of sha256(clean root)>.sock` (the root as UTF-8, surrogates kept)."""
-    digest = hashlib.sha256(clean_root(root).encode("utf-8", "surrogatepass")).hexdigest()
-    return f"{digest[:16]}.sock"
+    """`<project_digest(root)>.sock`."""
+    return f"{project_digest(root)}.sock"
 
 
 def socket_path(directory: str, root: str) -> str:

@@ -123,3 +123,15 @@ def test_every_agent_subcommand_parses() -> None:
     with pytest.raises(SystemExit) as caught:
         parse("ask", "Bob")  # the task is missing: a usage error
     assert caught.value.code == 2
+
+
+def test_utf8_streams_reencode_what_can_be_and_leave_the_rest() -> None:
+    from app.commands.agent_cli import utf8_streams
+
+    raw = io.BytesIO()
+    cp1252 = io.TextIOWrapper(raw, encoding="cp1252", errors="strict")  # a redirected stdout
+    plain = io.StringIO()
+    utf8_streams(cp1252, plain)
+    cp1252.write("LGTM ✓\n")
+    cp1252.flush()
+    assert raw.getvalue() == "LGTM ✓\n".encode() and cp1252.errors == "strict"
