@@ -13,7 +13,7 @@ from pathlib import Path
 from playwright.sync_api import Page
 
 from e2e.test_grid_layouts import spans
-from e2e.ui import active_root, cells, read_json, wait_for
+from e2e.ui import active_root, cells, open_shell, read_json, type_in, wait_for, wait_terminal
 
 MIN_CELL_HEIGHT_PX = 80  # web/src/lib/domain/layout-geometry.ts
 
@@ -115,9 +115,16 @@ def test_split_splitter_and_named_layouts_from_the_keyboard(launch, tmp_path: Pa
     assert left is not None and left["width"] >= 119, left  # MIN_CELL_WIDTH_PX
     assert weights[0] < weights[1]
     assert splitter.get_attribute("aria-valuenow") == splitter.get_attribute("aria-valuemin")
-    page.keyboard.press("Control+Alt+Shift+B")  # balance
+    # Balance from inside a terminal: the chord is the app's, the shell never sees it.
+    session = open_shell(page, cells(page).first)
+    type_in(page, cells(page).first, "PS1='$ '; echo ready-$((2+3))\n")
+    wait_terminal(page, session, "ready-5")
+    page.keyboard.press("Control+Alt+Shift+B")
     wait_for(lambda: [c["weight"] for c in active_root(project)["node"]["children"]] == [1.0, 1.0],
              what="balanced from the keyboard")
+    page.keyboard.type("echo after-$((3+4))\n")
+    text = wait_terminal(page, session, "after-7")
+    assert "$ echo after-$((3+4))" in text, text  # nothing stray typed by the chord
 
     # A new named layout from the keyboard (the bar's own name dialog), then switch back.
     page.keyboard.press("Control+Alt+Shift+N")
