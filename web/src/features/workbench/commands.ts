@@ -45,6 +45,23 @@ export type GridCommandId =
   | 'previous-layout'
   | 'new-layout';
 
+const GRID_COMMANDS: readonly string[] = [
+  'merge-right',
+  'merge-down',
+  'unmerge',
+  'preset-2x2',
+  'preset-1+2',
+  'preset-3-columns',
+  'balance',
+  'next-layout',
+  'previous-layout',
+  'new-layout',
+] satisfies GridCommandId[];
+
+export function isGridCommand(id: CommandId): id is GridCommandId {
+  return GRID_COMMANDS.includes(id);
+}
+
 /** The preset each `preset-…` command arranges. */
 export const PRESET_OF: Readonly<Partial<Record<CommandId, LayoutPreset>>> = {
   'preset-2x2': '2x2',

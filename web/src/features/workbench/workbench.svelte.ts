@@ -5,7 +5,7 @@ import type { Gateway, Settings, SettingsPatch } from '../../lib/ports';
 import type { Workspace } from '../projects/workspace.svelte';
 import type { TerminalHub } from '../terminals/terminal-hub.svelte';
 import type { ProjectTab } from '../projects/project-tab.svelte';
-import { COMMANDS, PRESET_OF, shortcutOf, type CommandId, type GridCommandId } from './commands';
+import { COMMANDS, PRESET_OF, isGridCommand, shortcutOf, type CommandId, type GridCommandId } from './commands';
 
 /** Terminal font size of `Ctrl+0`, and the bounds zooming stays in (as the backend's). */
 export const DEFAULT_FONT_SIZE = 13;
@@ -185,6 +185,7 @@ export class Workbench {
     const tab = this.#workspace.activeTab;
     const nodeId = tab?.targetNodeId() ?? null;
     const session = nodeId && tab ? (findLeaf(tab.layoutRoot, nodeId)?.session ?? null) : null;
+    if (isGridCommand(id)) return tab !== null && canRunGrid(id, tab, nodeId);
     switch (id) {
       case 'palette':
       case 'open-project':
@@ -203,17 +204,6 @@ export class Workbench {
         return session !== null;
       case 'open-shell':
         return nodeId !== null && session === null;
-      case 'merge-right':
-      case 'merge-down':
-      case 'unmerge':
-      case 'preset-2x2':
-      case 'preset-1+2':
-      case 'preset-3-columns':
-      case 'balance':
-      case 'next-layout':
-      case 'previous-layout':
-      case 'new-layout':
-        return tab !== null && canRunGrid(id, tab, nodeId);
       default:
         return tab !== null && nodeId !== null;
     }
@@ -266,6 +256,10 @@ export class Workbench {
         return;
     }
     if (!tab || !nodeId) return;
+    if (isGridCommand(id)) {
+      this.#runGrid(id, tab, nodeId);
+      return;
+    }
     switch (id) {
       case 'undo':
       case 'redo':
@@ -299,18 +293,6 @@ export class Workbench {
         return;
       case 'kill':
         if (session) void tab.killSession(session);
-        return;
-      case 'merge-right':
-      case 'merge-down':
-      case 'unmerge':
-      case 'preset-2x2':
-      case 'preset-1+2':
-      case 'preset-3-columns':
-      case 'balance':
-      case 'next-layout':
-      case 'previous-layout':
-      case 'new-layout':
-        this.#runGrid(id, tab, nodeId);
         return;
     }
   }
