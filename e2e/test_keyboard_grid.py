@@ -139,7 +139,7 @@ def test_split_splitter_and_named_layouts_from_the_keyboard(launch, tmp_path: Pa
         return str(next(lay["name"] for lay in doc["layouts"] if lay["id"] == doc["activeId"]))
 
     wait_for(lambda: active_name() == "Review", what="Review active on disk")
-    assert cells(page).count() == 1
+    wait_for(lambda: cells(page).count() == 1, what="Review's single cell shown")
     page.keyboard.press("Control+Alt+PageUp")
     wait_for(lambda: active_name() == "Default", what="Default active again")
     wait_for(lambda: cells(page).count() == 2, what="Default's two cells back")
