@@ -112,11 +112,19 @@ def test_quit_and_restart_restores_windows_tabs_shells_and_agents(launch,
     agent_cell.locator('[data-testid="agent-was-running"]').wait_for()
     relaunch = agent_cell.locator('[data-testid="relaunch-agent"]')
     assert relaunch.inner_text() == "Relaunch in place"
-    # The resume panel (issue 10) lists the same agent over the layout; its "New conversation"
-    # relaunches it in its own cell, as the cell's button does.
+    # The resume panel (issue 10) lists the same agent above the layout, covering no cell (it
+    # once hid this very button); its "New conversation" relaunches it in its own cell, as the
+    # cell's button does.
     row = page.locator('[data-testid="resume-row"]')
     row.wait_for()
     assert row.count() == 1
+    panel = page.locator('[data-testid="resume-panel"]').bounding_box()
+    assert panel is not None
+    for box in (cells(page).nth(i).bounding_box() for i in range(cells(page).count())):
+        assert box is not None and box["y"] >= panel["y"] + panel["height"] - 1, (panel, box)
+    assert relaunch.evaluate("""el => { const r = el.getBoundingClientRect();
+        return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)?.closest(
+            '[data-testid="relaunch-agent"]') === el; }"""), "something covers Relaunch in place"
     row.locator('[data-testid="resume-new"]').click()
     term = agent_cell.locator('[data-testid="terminal"]')
     wait_for(lambda: (sid := term.get_attribute("data-session-id")) and sid != agent_session,

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { agent, harness, openProject, project, settle } from '../../test/harness';
 
 /** Grid presets, merge / unmerge, balance and the named-layouts bar (issue 9 items 4–5). */
@@ -52,6 +52,71 @@ describe('grid layouts', () => {
     await menuAction('layout-balance');
     await settle();
     expect(h.gateway.callsOf('layout.edit').at(-1)?.[1]).toEqual({ kind: 'balance' });
+  });
+});
+
+describe('grid splitters', () => {
+  /** A 2×2 grid 1004 × 604 px (4 px gaps): the handles need the grid's measured size. */
+  async function twoByTwo() {
+    const size = (el: Element, axis: 'width' | 'height') => (el.classList.contains('grid') ? (axis === 'width' ? 1004 : 604) : 0);
+    Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get(this: Element) { return size(this, 'width'); } });
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get(this: Element) { return size(this, 'height'); } });
+    onTestFinished(() => {
+      // The stand-ins shadow Element.prototype's getters: deleting them brings those back.
+      Reflect.deleteProperty(HTMLElement.prototype, 'clientWidth');
+      Reflect.deleteProperty(HTMLElement.prototype, 'clientHeight');
+    });
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+    await menuAction('preset-2x2');
+    await waitFor(() => expect(screen.getAllByTestId('cell')).toHaveLength(4));
+    const grid = screen.getAllByTestId('cell')[0].closest('.grid') as HTMLElement;
+    grid.getBoundingClientRect = () => ({ x: 0, y: 0, left: 0, top: 0, width: 1004, height: 604, right: 1004, bottom: 604, toJSON: () => ({}) });
+    const handles = await screen.findAllByTestId('grid-splitter');
+    const col = handles.find((e) => e.dataset.axis === 'col')!;
+    const row = handles.find((e) => e.dataset.axis === 'row')!;
+    return { h, grid, col, row };
+  }
+
+  const lastResize = (h: ReturnType<typeof harness>) => h.gateway.callsOf('layout.edit').at(-1)?.[1] as { kind: string; colWeights?: number[]; rowWeights?: number[] };
+
+  it('are focusable separators: arrows resize columns / rows, saved like a drag', async () => {
+    const { h, grid, col, row } = await twoByTwo();
+    expect(col).toHaveAttribute('tabindex', '0');
+    expect(col).toHaveAttribute('aria-orientation', 'vertical');
+    expect(row).toHaveAttribute('aria-orientation', 'horizontal');
+    expect(col).toHaveAttribute('aria-valuenow', '50');
+
+    await fireEvent.keyDown(col, { key: 'ArrowRight', shiftKey: true });
+    await waitFor(() => expect(lastResize(h)).toMatchObject({ kind: 'resize', nodeId: grid.dataset.nodeId }));
+    expect(lastResize(h).colWeights?.[0]).toBeCloseTo(1.16); // 500 + 80 px of 1000
+    expect(lastResize(h).rowWeights).toBeUndefined();
+    await waitFor(() => expect(screen.getAllByTestId('grid-splitter').find((e) => e.dataset.axis === 'col')).toHaveAttribute('aria-valuenow', '58'));
+
+    await fireEvent.keyDown(row, { key: 'ArrowDown' });
+    await waitFor(() => expect(lastResize(h).rowWeights?.[0]).toBeCloseTo(1.0533)); // 316 px of 600
+  });
+
+  it('Home / End stop at the minimum cell size; Enter and double-click share equally', async () => {
+    const { h, col, row } = await twoByTwo();
+    await fireEvent.keyDown(col, { key: 'Home' });
+    await waitFor(() => expect(lastResize(h).colWeights).toEqual([0.24, 1.76])); // 120 px of 1000
+    await fireEvent.keyDown(row, { key: 'End' });
+    await waitFor(() => expect(lastResize(h).rowWeights?.[1]).toBeCloseTo((80 / 600) * 2)); // 80 px of 600
+    await fireEvent.keyDown(col, { key: 'Enter' });
+    await waitFor(() => expect(lastResize(h).colWeights).toEqual([1, 1]));
+    const handle = screen.getAllByTestId('grid-splitter').find((e) => e.dataset.axis === 'row')!;
+    await fireEvent.dblClick(handle);
+    await waitFor(() => expect(lastResize(h).rowWeights).toEqual([1, 1]));
+  });
+
+  it('drags a column boundary live and saves on release', async () => {
+    const { h, grid, col } = await twoByTwo();
+    await fireEvent.pointerDown(col, { button: 0, clientX: 500, clientY: 100, pointerId: 1 });
+    await fireEvent.pointerMove(col, { clientX: 400, clientY: 100, pointerId: 1 });
+    expect(grid.style.gridTemplateColumns).toBe('minmax(0, 40fr) minmax(0, 60fr)');
+    await fireEvent.pointerUp(col, { clientX: 400, clientY: 100, pointerId: 1 });
+    await waitFor(() => expect(lastResize(h).colWeights).toEqual([0.8, 1.2]));
   });
 });
 

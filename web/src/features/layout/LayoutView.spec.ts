@@ -217,4 +217,56 @@ describe('splitter', () => {
     expect(op.weights[1]).toBeCloseTo(0.24);
     expect(op.weights[0]).toBeCloseTo(1.76);
   });
+  it('is a focusable separator whose value is the first pane’s share, in %', async () => {
+    const { splitter } = await twoCells();
+    expect(splitter).toHaveAttribute('tabindex', '0');
+    expect(splitter).toHaveAttribute('role', 'separator');
+    expect(splitter).toHaveAttribute('aria-orientation', 'vertical');
+    expect(splitter).toHaveAttribute('aria-valuenow', '50');
+    splitter.focus();
+    await settle();
+    // 1000 px for two cells of at least 120 px: it can go from 12 % to 88 %.
+    expect(splitter).toHaveAttribute('aria-valuemin', '12');
+    expect(splitter).toHaveAttribute('aria-valuemax', '88');
+  });
+
+  it('moves with the arrow keys (Shift: 5 steps), saved as a drag is', async () => {
+    const { h, splitter, split } = await twoCells();
+    await fireEvent.keyDown(splitter, { key: 'ArrowRight' });
+    let op = await resizeOp(h, split.dataset.nodeId);
+    expect(op.weights[0]).toBeCloseTo(1.032); // 516 px of 1000 for the first cell
+    await waitFor(() => expect(splitter).toHaveAttribute('aria-valuenow', '52'));
+
+    await fireEvent.keyDown(splitter, { key: 'ArrowLeft', shiftKey: true });
+    await waitFor(() => expect(h.gateway.callsOf('layout.edit')).toHaveLength(3));
+    op = await resizeOp(h, split.dataset.nodeId);
+    expect(op.weights[0]).toBeCloseTo(0.872); // 516 - 80 = 436 px
+    // ↑/↓ are not this splitter's: nothing is sent.
+    await fireEvent.keyDown(splitter, { key: 'ArrowUp' });
+    await settle();
+    expect(h.gateway.callsOf('layout.edit')).toHaveLength(3);
+  });
+
+  it('Home / End go to the minimum / maximum, Enter and double-click share equally again', async () => {
+    const { h, splitter, split } = await twoCells();
+    await fireEvent.keyDown(splitter, { key: 'End' });
+    let op = await resizeOp(h, split.dataset.nodeId);
+    expect(op.weights).toEqual([1.76, 0.24]);
+    await fireEvent.keyDown(splitter, { key: 'Home' });
+    await waitFor(() => expect(h.gateway.callsOf('layout.edit')).toHaveLength(3));
+    op = await resizeOp(h, split.dataset.nodeId);
+    expect(op.weights).toEqual([0.24, 1.76]);
+    await fireEvent.keyDown(splitter, { key: 'Enter' });
+    await waitFor(() => expect(h.gateway.callsOf('layout.edit')).toHaveLength(4));
+    expect((await resizeOp(h, split.dataset.nodeId)).weights).toEqual([1, 1]);
+    // Already equal: a double-click sends nothing more.
+    await fireEvent.dblClick(splitter);
+    await settle();
+    expect(h.gateway.callsOf('layout.edit')).toHaveLength(4);
+    await fireEvent.keyDown(splitter, { key: 'End' });
+    await waitFor(() => expect(h.gateway.callsOf('layout.edit')).toHaveLength(5));
+    await fireEvent.dblClick(splitter);
+    await waitFor(() => expect(h.gateway.callsOf('layout.edit')).toHaveLength(6));
+    expect((await resizeOp(h, split.dataset.nodeId)).weights).toEqual([1, 1]);
+  });
 });

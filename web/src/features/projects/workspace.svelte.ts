@@ -342,23 +342,24 @@ export class Workspace {
     }
   }
 
-  /** "Relocate…" on a missing folder's tab: pick the folder, the tab shows it in place. */
-  async relocate(root: string): Promise<void> {
-    let picked: string | null;
+  /**
+   * "Relocate…" on a missing folder's tab: the tab shows the project at `folder` (typed or
+   * picked; `~` expands) in place of `root`. Resolves with null, or with the reason it could
+   * not open `folder` (the "folder not found" view shows it and keeps the tab).
+   */
+  async relocateTo(root: string, folder: string): Promise<string | null> {
+    const target = folder.trim();
+    if (!target) return 'Type or pick the folder the project is in now.';
     try {
-      picked = await this.#gateway.projects.pickFolder();
-    } catch (error) {
-      this.report(error, 'Could not open the folder dialog', { kind: 'folder-dialog' });
-      return;
-    }
-    if (!picked) return;
-    try {
-      const dto = await this.#gateway.windows.openSaved(picked);
+      const dto = await this.#gateway.windows.openSaved(target);
       this.#missing = this.#missing.filter((m) => m.root !== root);
-      await this.#gateway.windows.relocate(root, dto.root);
+      // The tab keeps its place in the bar.
+      this.#order = this.#order.map((r) => (r === root ? dto.root : r));
       this.#adopt(dto);
+      await this.#gateway.windows.relocate(root, dto.root);
+      return null;
     } catch (error) {
-      this.report(error, `Could not open ${picked}`, { kind: 'project' });
+      return asGatewayError(error).message || `Could not open ${target}`;
     }
   }
 

@@ -77,4 +77,22 @@ describe('ResumePanel', () => {
     render(ResumePanel, { props: { offer } });
     expect(screen.queryByTestId('resume-panel')).not.toBeInTheDocument();
   });
+
+  it('folds to its header line (how many are left to answer) and unfolds', async () => {
+    const { offer } = setup();
+    await offer.load();
+    render(ResumePanel, { props: { offer } });
+    const fold = screen.getByTestId('resume-fold');
+    expect(fold).toHaveAttribute('aria-expanded', 'true');
+    await fireEvent.click(fold);
+    expect(fold).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByTestId('resume-panel')).toHaveAttribute('data-folded', 'true');
+    expect(screen.getByTestId('resume-count')).toHaveTextContent('2 to answer');
+    expect(screen.getAllByTestId('resume-row')[0]).not.toBeVisible();
+    // Its buttons stay: answering every row is still one click away.
+    expect(screen.getByTestId('resume-all')).toBeVisible();
+    await fireEvent.click(fold);
+    expect(screen.getAllByTestId('resume-row')[0]).toBeVisible();
+    expect(screen.queryByTestId('resume-count')).not.toBeInTheDocument();
+  });
 });

@@ -113,4 +113,32 @@ describe('windows and tabs', () => {
     expect(h.gateway.callsOf('windows.closeTab')).toEqual([['/gone/proj', []]]);
     expect(screen.getByTestId('tab-alpha')).toBeInTheDocument();
   });
+
+  it('Relocate… takes a typed (or browsed) folder: the tab shows the project there in place', async () => {
+    const h = harness({ projects: [project('/work/alpha'), project('/moved/proj')], pickedFolder: '/moved/proj' });
+    h.gateway.backend.windows[0].tabs.push('/gone/proj', '/work/alpha');
+    await boot(h);
+    await fireEvent.click(await screen.findByTestId('tab-missing'));
+    await fireEvent.click(await screen.findByTestId('relocate-folder'));
+    const path = screen.getByTestId<HTMLInputElement>('relocate-path');
+    expect(path.value).toBe('/gone/');
+    expect(path).toHaveFocus();
+
+    // A folder that is not there either: said next to the field, the tab stays.
+    await fireEvent.input(path, { target: { value: '/nowhere' } });
+    await fireEvent.click(screen.getByTestId('relocate-submit'));
+    expect(await screen.findByTestId('relocate-error')).toHaveTextContent('/nowhere: folder not found');
+    expect(screen.getByTestId('tab-missing')).toBeInTheDocument();
+
+    await fireEvent.click(screen.getByTestId('relocate-browse'));
+    await waitFor(() => expect(path.value).toBe('/moved/proj'));
+    await fireEvent.click(screen.getByTestId('relocate-submit'));
+    await waitFor(() => expect(screen.queryByTestId('tab-missing')).toBeNull());
+    expect(h.gateway.callsOf('windows.relocate')).toEqual([['/gone/proj', '/moved/proj']]);
+    expect(await screen.findByTestId('tab-proj')).toBeInTheDocument();
+    expect(screen.queryByTestId('folder-not-found')).not.toBeInTheDocument();
+    expect(h.workspace.activeRoot).toBe('/moved/proj');
+    expect(document.querySelector('[data-testid="project-layout"][data-root="/moved/proj"]')).not.toBeNull();
+    expect(screen.getAllByTestId('tab-label').map((el) => el.textContent)).toEqual(['proj', 'alpha']); // in place
+  });
 });

@@ -115,3 +115,89 @@ describe('CommandPalette', () => {
     expect(leaves(h.workspace.activeTab!.layoutRoot)).toHaveLength(2);
   });
 });
+
+describe('grid and layout commands', () => {
+  const paletteRun = async (label: string) => {
+    await fireEvent.click(screen.getByTestId('open-palette'));
+    const input = await screen.findByTestId('palette-input');
+    await fireEvent.input(input, { target: { value: label } });
+    await fireEvent.keyDown(input, { key: 'Enter' });
+  };
+  const edits = (h: ReturnType<typeof harness>) => h.gateway.callsOf('layout.edit').map((c) => c[1]);
+
+  it('are listed with their shortcut, and disabled where they cannot apply', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+    await fireEvent.click(screen.getByTestId('open-palette'));
+    const items = within(await screen.findByTestId('command-palette')).getAllByTestId('palette-item');
+    const item = (id: string) => items.find((i) => i.dataset.command === id)!;
+    expect(within(item('merge-right')).getByTestId('palette-shortcut')).toHaveTextContent('Ctrl+Alt+Shift+D');
+    expect(within(item('next-layout')).getByTestId('palette-shortcut')).toHaveTextContent('Ctrl+Alt+PgDn');
+    expect(item('preset-2x2')).toHaveTextContent('Arrange cells: 2 × 2');
+    // One cell, one layout: nothing to merge, unmerge or switch to.
+    for (const id of ['merge-right', 'merge-down', 'unmerge', 'next-layout', 'previous-layout']) {
+      expect(item(id), id).toHaveAttribute('aria-disabled', 'true');
+    }
+    for (const id of ['preset-2x2', 'preset-1+2', 'preset-3-columns', 'balance', 'new-layout']) {
+      expect(item(id), id).not.toHaveAttribute('aria-disabled', 'true');
+    }
+  });
+
+  it('a preset from the palette, then merges / unmerges the focused cell from the keyboard', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+    await paletteRun('Arrange cells: 2 × 2');
+    await waitFor(() => expect(screen.getAllByTestId('cell')).toHaveLength(4));
+    expect(edits(h)[0]).toMatchObject({ kind: 'preset', preset: '2x2' });
+    const ids = screen.getAllByTestId('cell').map((c) => c.dataset.nodeId!);
+
+    h.workspace.activeTab!.requestFocus(ids[0]);
+    await press('KeyD', { ctrlKey: true, altKey: true, shiftKey: true });
+    await waitFor(() => expect(screen.getAllByTestId('cell')).toHaveLength(3));
+    expect(edits(h)[1]).toEqual({ kind: 'merge', nodeIds: [ids[0], ids[1]] });
+
+    await press('KeyU', { ctrlKey: true, altKey: true, shiftKey: true });
+    await waitFor(() => expect(screen.getAllByTestId('cell')).toHaveLength(4));
+    expect(edits(h)[2]).toEqual({ kind: 'unmerge', nodeId: ids[0] });
+
+    // Down from the bottom-left cell: nothing below it, nothing sent.
+    h.workspace.activeTab!.requestFocus(ids[2]);
+    await press('KeyE', { ctrlKey: true, altKey: true, shiftKey: true });
+    await settle();
+    expect(edits(h)).toHaveLength(3);
+    h.workspace.activeTab!.requestFocus(ids[0]);
+    await press('KeyE', { ctrlKey: true, altKey: true, shiftKey: true });
+    await waitFor(() => expect(screen.getAllByTestId('cell')).toHaveLength(3));
+    expect(edits(h)[3]).toEqual({ kind: 'merge', nodeIds: [ids[0], ids[2]] });
+
+    await press('KeyB', { ctrlKey: true, altKey: true, shiftKey: true });
+    await waitFor(() => expect(edits(h)[4]).toEqual({ kind: 'balance' }));
+  });
+
+  it('the chords are the app’s even inside a terminal', () => {
+    const chord = { ctrlKey: true, shiftKey: true, altKey: true, metaKey: false };
+    expect(commandFor({ ...chord, code: 'KeyD' }, true)).toBe('merge-right');
+    expect(commandFor({ ...chord, code: 'KeyE' }, true)).toBe('merge-down');
+    expect(commandFor({ ...chord, shiftKey: false, code: 'PageDown' }, true)).toBe('next-layout');
+    expect(commandFor({ ...chord, shiftKey: false, code: 'PageUp' }, true)).toBe('previous-layout');
+  });
+
+  it('new layout opens the layout bar’s name dialog; next / previous switch layouts, wrapping', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+    const tabs = () => screen.getAllByTestId('layout-tab').map((t) => [t.textContent?.trim(), t.getAttribute('aria-selected')]);
+    await press('KeyN', { ctrlKey: true, altKey: true, shiftKey: true });
+    const input = await screen.findByTestId('layout-name-input');
+    await fireEvent.input(input, { target: { value: 'Review' } });
+    await fireEvent.click(screen.getByTestId('layout-name-ok'));
+    await waitFor(() => expect(tabs()).toEqual([['Default', 'false'], ['Review', 'true']]));
+
+    await press('PageDown', { ctrlKey: true, altKey: true });
+    await waitFor(() => expect(tabs()).toEqual([['Default', 'true'], ['Review', 'false']]));
+    await press('PageUp', { ctrlKey: true, altKey: true });
+    await waitFor(() => expect(tabs()).toEqual([['Default', 'false'], ['Review', 'true']]));
+    await paletteRun('Previous named layout');
+    await waitFor(() => expect(tabs()[0][1]).toBe('true'));
+    expect(edits(h).filter((op) => (op as { kind: string }).kind === 'switchLayout')).toHaveLength(3);
+  });
+});

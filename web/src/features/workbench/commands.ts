@@ -1,4 +1,5 @@
 import { chordOf, formatChord, parseChord, sameChord, type Chord } from '../../lib/domain/keychord';
+import type { LayoutPreset } from '../../lib/ports';
 
 /** Every action of the window that has a name (the palette lists them all). */
 export type CommandId =
@@ -28,7 +29,45 @@ export type CommandId =
   | 'profiles'
   | 'settings'
   | 'new-window'
-  | 'quit';
+  | 'quit'
+  | GridCommandId;
+
+/** The grid and named-layout commands (issue 9 items 4–5 from the keyboard and the palette). */
+export type GridCommandId =
+  | 'merge-right'
+  | 'merge-down'
+  | 'unmerge'
+  | 'preset-2x2'
+  | 'preset-1+2'
+  | 'preset-3-columns'
+  | 'balance'
+  | 'next-layout'
+  | 'previous-layout'
+  | 'new-layout';
+
+const GRID_COMMANDS: readonly string[] = [
+  'merge-right',
+  'merge-down',
+  'unmerge',
+  'preset-2x2',
+  'preset-1+2',
+  'preset-3-columns',
+  'balance',
+  'next-layout',
+  'previous-layout',
+  'new-layout',
+] satisfies GridCommandId[];
+
+export function isGridCommand(id: CommandId): id is GridCommandId {
+  return GRID_COMMANDS.includes(id);
+}
+
+/** The preset each `preset-…` command arranges. */
+export const PRESET_OF: Readonly<Partial<Record<CommandId, LayoutPreset>>> = {
+  'preset-2x2': '2x2',
+  'preset-1+2': '1+2',
+  'preset-3-columns': '3-columns',
+};
 
 /**
  * Where a chord belongs to the app: `everywhere` (even inside a terminal: the program never
@@ -54,6 +93,17 @@ export const COMMANDS: readonly CommandSpec[] = [
   { id: 'split-row', label: 'Split cell right', keys: everywhere('Ctrl+Shift+D') },
   { id: 'split-column', label: 'Split cell down', keys: everywhere('Ctrl+Shift+E') },
   { id: 'close', label: 'Close cell', keys: everywhere('Ctrl+Shift+W') },
+  // The split chords with Alt merge back: right (D), down (E); U unmerges, B balances.
+  { id: 'merge-right', label: 'Merge cell with the cell on the right', keys: everywhere('Ctrl+Alt+Shift+D') },
+  { id: 'merge-down', label: 'Merge cell with the cell below', keys: everywhere('Ctrl+Alt+Shift+E') },
+  { id: 'unmerge', label: 'Unmerge cell', keys: everywhere('Ctrl+Alt+Shift+U') },
+  { id: 'preset-2x2', label: 'Arrange cells: 2 × 2', keys: [] },
+  { id: 'preset-1+2', label: 'Arrange cells: 1 + 2', keys: [] },
+  { id: 'preset-3-columns', label: 'Arrange cells: 3 columns', keys: [] },
+  { id: 'balance', label: 'Balance cells (equal sizes)', keys: everywhere('Ctrl+Alt+Shift+B') },
+  { id: 'next-layout', label: 'Next named layout', keys: everywhere('Ctrl+Alt+PgDn') },
+  { id: 'previous-layout', label: 'Previous named layout', keys: everywhere('Ctrl+Alt+PgUp') },
+  { id: 'new-layout', label: 'New named layout…', keys: everywhere('Ctrl+Alt+Shift+N') },
   {
     id: 'undo',
     label: 'Undo layout change',
@@ -105,6 +155,11 @@ export function commandFor(event: KeyLike, inField: boolean): CommandId | null {
 export function shortcutOf(id: CommandId): string {
   const first = PARSED.find((p) => p.id === id);
   return first ? formatChord(first.chord) : '';
+}
+
+/** The command's label, as the palette shows it. */
+export function labelOf(id: CommandId): string {
+  return COMMANDS.find((c) => c.id === id)?.label ?? id;
 }
 
 /** `label (shortcut)` for tooltips. */

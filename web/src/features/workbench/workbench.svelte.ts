@@ -1,9 +1,11 @@
 import { neighbourCell, type CellBox, type Direction } from '../../lib/domain/cell-neighbours';
+import { mergeChoices, mergedCell, type MergeSide } from '../../lib/domain/layout-merge';
 import { findLeaf } from '../../lib/domain/layout-tree';
 import type { Gateway, Settings, SettingsPatch } from '../../lib/ports';
 import type { Workspace } from '../projects/workspace.svelte';
 import type { TerminalHub } from '../terminals/terminal-hub.svelte';
-import { COMMANDS, shortcutOf, type CommandId } from './commands';
+import type { ProjectTab } from '../projects/project-tab.svelte';
+import { COMMANDS, PRESET_OF, isGridCommand, shortcutOf, type CommandId, type GridCommandId } from './commands';
 
 /** Terminal font size of `Ctrl+0`, and the bounds zooming stays in (as the backend's). */
 export const DEFAULT_FONT_SIZE = 13;
@@ -40,6 +42,8 @@ export class Workbench {
   #sessionsRequest = $state(0);
   /** A cell asked (palette, keyboard) to open a shell: it does, at its own size. */
   #shellRequest = $state<string | null>(null);
+  /** `new-layout` asked the project's layout bar (`root`) for its name dialog; `n` counts the asks. */
+  #newLayoutRequest = $state.raw<{ root: string; n: number } | null>(null);
 
   #gateway: Gateway;
   #workspace: Workspace;
@@ -148,6 +152,11 @@ export class Workbench {
     return this.#sessionsRequest;
   }
 
+  /** The last `new-layout` ask: the layout bar of project `root` opens its name dialog. */
+  get newLayoutRequest(): { root: string; n: number } | null {
+    return this.#newLayoutRequest;
+  }
+
   /** Sets the terminal font size (bounded), saved in settings. */
   async setFontSize(size: number): Promise<void> {
     const fontSize = Math.min(MAX_FONT_SIZE, Math.max(MIN_FONT_SIZE, Math.round(size)));
@@ -176,6 +185,7 @@ export class Workbench {
     const tab = this.#workspace.activeTab;
     const nodeId = tab?.targetNodeId() ?? null;
     const session = nodeId && tab ? (findLeaf(tab.layoutRoot, nodeId)?.session ?? null) : null;
+    if (isGridCommand(id)) return tab !== null && canRunGrid(id, tab, nodeId);
     switch (id) {
       case 'palette':
       case 'open-project':
@@ -246,6 +256,10 @@ export class Workbench {
         return;
     }
     if (!tab || !nodeId) return;
+    if (isGridCommand(id)) {
+      this.#runGrid(id, tab, nodeId);
+      return;
+    }
     switch (id) {
       case 'undo':
       case 'redo':
@@ -283,6 +297,47 @@ export class Workbench {
     }
   }
 
+  /**
+   * The grid and named-layout commands, through the same `ProjectTab` calls as the cell menu
+   * (merge / unmerge) and the layout bar (presets, balance, switch; `new-layout` opens the
+   * bar's own name dialog through `newLayoutRequest`).
+   */
+  #runGrid(id: GridCommandId, tab: ProjectTab, nodeId: string): void {
+    const preset = PRESET_OF[id];
+    if (preset) {
+      void tab.applyPreset(preset);
+      return;
+    }
+    switch (id) {
+      case 'merge-right':
+      case 'merge-down': {
+        const choice = mergeChoices(tab.layoutRoot, nodeId).find((c) => c.side === MERGE_SIDE[id]);
+        if (choice) void tab.mergeCells(choice.nodeIds).then((ok) => ok && tab.requestFocus(nodeId));
+        return;
+      }
+      case 'unmerge':
+        if (mergedCell(tab.layoutRoot, nodeId)) void tab.unmergeCell(nodeId).then((ok) => ok && tab.requestFocus(nodeId));
+        return;
+      case 'balance':
+        void tab.balanceLayout();
+        return;
+      case 'next-layout':
+      case 'previous-layout': {
+        const target = neighbourLayout(tab, id === 'next-layout' ? 1 : -1);
+        if (target) void this.#switchLayout(tab, target);
+        return;
+      }
+      case 'new-layout':
+        this.#newLayoutRequest = { root: tab.root, n: (this.#newLayoutRequest?.n ?? 0) + 1 };
+        return;
+    }
+  }
+
+  async #switchLayout(tab: ProjectTab, layoutId: string): Promise<void> {
+    const refused = await tab.editNamedLayout({ kind: 'switchLayout', layoutId });
+    if (refused) this.#workspace.report(new Error(refused), 'Could not switch the layout', { root: tab.root, kind: 'layout' });
+  }
+
   /** Alt+Arrow: the focus goes to the neighbouring cell on screen (maximised: it restores). */
   focusNeighbour(direction: Direction): void {
     const tab = this.#workspace.activeTab;
@@ -316,6 +371,32 @@ export class Workbench {
     this.#settings = settings;
     this.#terminals.setPreferences(settings.terminal);
   }
+}
+
+const MERGE_SIDE: Partial<Record<CommandId, MergeSide>> = { 'merge-right': 'right', 'merge-down': 'below' };
+
+/** Whether a grid / named-layout command applies to the project's focused cell `nodeId`. */
+function canRunGrid(id: GridCommandId, tab: ProjectTab, nodeId: string | null): boolean {
+  switch (id) {
+    case 'merge-right':
+    case 'merge-down':
+      return nodeId !== null && mergeChoices(tab.layoutRoot, nodeId).some((c) => c.side === MERGE_SIDE[id]);
+    case 'unmerge':
+      return nodeId !== null && mergedCell(tab.layoutRoot, nodeId) !== null;
+    case 'next-layout':
+    case 'previous-layout':
+      return tab.namedLayouts.length > 1;
+    default:
+      return tab.layoutRoot !== null;
+  }
+}
+
+/** The named layout `step` places after (before) the active one, wrapping; null when alone. */
+function neighbourLayout(tab: ProjectTab, step: number): string | null {
+  const layouts = tab.namedLayouts;
+  if (layouts.length < 2) return null;
+  const at = Math.max(0, layouts.findIndex((l) => l.active));
+  return layouts[(at + step + layouts.length) % layouts.length].id;
 }
 
 function clampWidth(width: number): number {
