@@ -18,9 +18,8 @@ import uuid
 from pathlib import Path
 
 from app.core.domain.conversation import conversation_id
-from e2e.test_agents import create_agent, launch_in, session_of
-from e2e.test_delegation import activity, card, scripted_profiles, send_task
-from e2e.ui import cell_menu, cells, wait_for, wait_terminal
+from e2e.test_delegation import activity, alpha_and_beta, card, scripted_profiles, send_task
+from e2e.ui import wait_for, wait_terminal
 
 
 def agent_ids(project: Path) -> dict[str, str]:
@@ -40,17 +39,7 @@ def test_pair_logs_the_matrix_and_an_escalation(launch, tmp_path: Path) -> None:
     project = tmp_path / "proj"
     app = launch(project=project, data_dir=data)
     page = app.page
-    create_agent(page, "Alpha", "Scripted agent", "You delegate.")
-    create_agent(page, "Beta", "Scripted agent", "You compute.")
-    cell_menu(cells(page).first, "split-row")
-    wait_for(lambda: cells(page).count() == 2, what="2 cells")
-    launch_in(page, 0, "Alpha")
-    alpha = session_of(page, 0)
-    launch_in(page, 1, "Beta")
-    beta = session_of(page, 1)
-    wait_terminal(page, alpha, "tui>")
-    wait_terminal(page, beta, "tui>")
-    wait_for(lambda: activity(page, "Beta") == "idle", what="Beta settled")
+    alpha, beta = alpha_and_beta(page)
     ids = agent_ids(project)
     user_beta = conversation_id(None, ids["Beta"])
     alpha_beta = conversation_id(ids["Alpha"], ids["Beta"])

@@ -54,12 +54,9 @@ def activity(page: Page, name: str) -> str:
         "data-activity"))
 
 
-def test_alpha_asks_beta_through_the_cells_portal_and_gets_the_answer_inline(
-        launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    data = tmp_path / "data"
-    scripted_profiles(data)
-    app = launch(project=tmp_path / "proj", data_dir=data)
-    page = app.page
+def alpha_and_beta(page: Page) -> tuple[str, str]:
+    """Two scripted agents, Alpha (delegates) and Beta (computes), launched side by side and
+    at their prompt; their session ids."""
     create_agent(page, "Alpha", "Scripted agent", "You delegate.")
     create_agent(page, "Beta", "Scripted agent", "You compute.")
     cell_menu(cells(page).first, "split-row")
@@ -71,6 +68,16 @@ def test_alpha_asks_beta_through_the_cells_portal_and_gets_the_answer_inline(
     wait_terminal(page, alpha, "tui>")
     wait_terminal(page, beta, "tui>")
     wait_for(lambda: activity(page, "Beta") == "idle", what="Beta settled")
+    return alpha, beta
+
+
+def test_alpha_asks_beta_through_the_cells_portal_and_gets_the_answer_inline(
+        launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    data = tmp_path / "data"
+    scripted_profiles(data)
+    app = launch(project=tmp_path / "proj", data_dir=data)
+    page = app.page
+    alpha, beta = alpha_and_beta(page)
 
     send_task(page, "Alpha", "ask Beta: sleep 12")  # long enough to look at, even on a slow machine
     # Beta's own cell typed the task (its portal), then Beta works on it, for Alpha.
