@@ -63,3 +63,52 @@ def _stty_size(text: str) -> tuple[int, int] | None:
         if len(parts) == 2 and all(p.isdigit() for p in parts):
             return int(parts[0]), int(parts[1])
     return None
+
+
+REPAINT = r"""#!/bin/sh
+# A TUI's full repaints, as Claude Code does them: inside DEC 2026 synchronized-output blocks,
+# erase the scrollback (CSI 3 J), home, clear, then the whole transcript again.
+for r in 1 2 3 4 5; do
+  printf '\033[?2026h\033[3J\033[H\033[2J'
+  seq -f 'transcript-%g' 1 300
+  printf '\033[?2026l'
+  sleep 0.2
+done
+echo painted-$((4+4))
+"""
+
+
+def view(page, session: str) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    return dict(page.evaluate("(s) => window.__ideaTerminalView(s)", session))
+
+
+def test_a_scrolled_back_view_stays_put_while_a_tui_repaints(launch, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "repaint.sh").write_text(REPAINT)
+    app = launch(project=project)
+    page = app.page
+    cell = cells(page).first
+    session = open_shell(page, cell)
+    # Typing scrolls to the bottom (xterm's scrollOnUserInput): the repaint starts by itself
+    # once the user has scrolled back.
+    type_in(page, cell, "seq -f 'transcript-%g' 1 300; echo seeded-$((2*3)); sleep 3; sh repaint.sh\n")
+    wait_terminal(page, session, "seeded-6")
+
+    # The user scrolls back with the wheel, to somewhere in the middle.
+    box = cell.locator('[data-testid="terminal"]').bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    for _ in range(40):  # each notch scrolls a few rows
+        page.mouse.wheel(0, -120)
+        page.wait_for_timeout(30)
+    wait_for(lambda: 0 < view(page, session)["viewportY"] < view(page, session)["baseY"] - 40,
+             what="the view scrolled back")
+    before = view(page, session)["viewportY"]
+    assert "transcript" not in terminal_text(page, session).split("seeded-6", 1)[1]
+
+    wait_terminal(page, session, "painted-8", timeout_s=30)
+    after = view(page, session)
+    # Neither to the top (the erase) nor to the bottom (the repaint): where the user left it.
+    assert after["viewportY"] == before, (before, after)
+    assert 0 < after["viewportY"] < after["baseY"]

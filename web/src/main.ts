@@ -10,6 +10,8 @@ import { createServices } from './app/services';
 declare global {
   interface Window {
     __ideaTerminalText?: (sessionId: string) => string;
+    /** The terminal's viewport row and bottom row (e2e tests of scrolling). */
+    __ideaTerminalView?: (sessionId: string) => { viewportY: number; baseY: number } | null;
     /** Set once start-up (including `--project` roots) is done; e2e tests wait for it. */
     __ideaReady?: boolean;
   }
@@ -42,6 +44,7 @@ async function boot(): Promise<void> {
   const gateway = await chooseGateway();
   const services = createServices(gateway);
   window.__ideaTerminalText = (sessionId) => services.terminals.textOf(sessionId);
+  window.__ideaTerminalView = (sessionId) => services.terminals.viewOf(sessionId);
   mount(App, { target: document.getElementById('app')!, props: { services } });
   // Preferences first: the terminals the start-up reopens use the saved font and scrollback.
   await services.workbench.load();

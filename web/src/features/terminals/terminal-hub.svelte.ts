@@ -296,6 +296,14 @@ export class TerminalHub {
     }
   }
 
+  /** Where the terminal's view is (rows from the top of its buffer), for e2e checks; null when not mounted. */
+  viewOf(sessionId: string): { viewportY: number; baseY: number } | null {
+    const entry = this.#pool.get(sessionId);
+    if (!entry) return null;
+    const { viewportY, baseY } = entry.term.buffer.active;
+    return { viewportY, baseY };
+  }
+
   /** Rendered buffer (scrollback + screen): wrapped rows joined, right-trimmed, `\n` between lines. */
   textOf(sessionId: string): string {
     const entry = this.#pool.get(sessionId);
