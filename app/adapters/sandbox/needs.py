@@ -21,6 +21,7 @@ import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 
+from app.adapters.endpoint.pipe_name import PIPE_PREFIX
 from app.core.domain.sandbox import CliNeed, access_set
 
 READ = access_set(["read"])
@@ -61,7 +62,7 @@ def cli_needs(command: str, *, run_dir: str, endpoint: str | None = None,
     temps = {env.get("TMPDIR", ""), "/tmp", "/var/tmp", tempfile.gettempdir()}
     needs += [CliNeed(t, ALL, "temporary files") for t in sorted(t for t in temps if t)]
     needs.append(CliNeed(run_dir, ALL, "the agent's run dir"))
-    if endpoint:
+    if endpoint and not endpoint.lower().startswith(PIPE_PREFIX):  # a pipe is no folder
         needs.append(CliNeed(posixpath.dirname(endpoint), READ, "the project endpoint"))
     needs += _install(command, env)
     needs += _home(command, env)

@@ -179,6 +179,13 @@ def test_cli_needs_cover_system_devices_temps_home_and_endpoint(tmp_path) -> Non
     assert all(path.startswith("/") for path in needs)
 
 
+def test_a_named_pipe_endpoint_is_no_folder_to_grant() -> None:
+    needs = cli_needs("sh", run_dir=RUN, endpoint=r"\\.\pipe\idea-u-0123456789abcdef",
+                      environ={"HOME": "/home/u", "PATH": "/bin"})
+    assert all(n.path and n.path.startswith("/") for n in needs)
+    assert not any("project endpoint" in n.why for n in needs)
+
+
 def test_the_permission_projector_port_merges_into_the_launch_and_returns_the_notes() -> None:
     projectors = VendorProjectors(environ={"PATH": "/bin"})
     claude = next(p for p in builtin_profiles() if p.id == "claude-code")
