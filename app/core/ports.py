@@ -27,8 +27,10 @@ from app.core.events import DomainEvent
 class FileSystem(Protocol):
     """Files of a project (`.ideai/`) and of the app data dir."""
 
-    def read_text(self, path: str) -> str | None:
-        """Return the UTF-8 text of `path`, or `None` when it does not exist."""
+    def read_text(self, path: str, *, exact: bool = False) -> str | None:
+        """Return the UTF-8 text of `path`, or `None` when it does not exist. Line endings
+        are read as `\n` (hand-edited CRLF files parse as any other), unless `exact`: as
+        on disk (saved terminal output, where a lone `\r` is a carriage return)."""
         ...
 
     def write_text_atomic(self, path: str, text: str) -> None:

@@ -63,8 +63,11 @@ class FakeFileSystem:
     def _locked(self, path: str) -> bool:
         return any(path == ro or path.startswith(ro + "/") for ro in self.read_only)
 
-    def read_text(self, path: str) -> str | None:
-        return self.files.get(path)
+    def read_text(self, path: str, *, exact: bool = False) -> str | None:
+        text = self.files.get(path)
+        if text is None or exact:
+            return text
+        return text.replace("\r\n", "\n").replace("\r", "\n")  # as the real one reads
 
     def write_text_atomic(self, path: str, text: str) -> None:
         parent = posixpath.dirname(path)

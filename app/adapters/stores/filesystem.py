@@ -16,13 +16,14 @@ from app.core.errors import NOT_WRITABLE, AppError
 class LocalFileSystem:
     """``FileSystem`` over the local disk. Paths are absolute ``str`` paths."""
 
-    def read_text(self, path: str) -> str | None:
-        """Return the UTF-8 text of ``path``, or ``None`` when it does not exist.
+    def read_text(self, path: str, *, exact: bool = False) -> str | None:
+        """Return the UTF-8 text of ``path``, or ``None`` when it does not exist; line
+        endings universal (``\r\n``, ``\r`` → ``\n``) unless ``exact``.
 
         Undecodable bytes are replaced (U+FFFD) rather than failing the whole project open.
         """
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
+            with open(path, encoding="utf-8", errors="replace", newline="" if exact else None) as f:
                 return f.read()
         except FileNotFoundError:
             return None

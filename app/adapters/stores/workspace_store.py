@@ -68,4 +68,5 @@ class JsonWorkspaceStore:
         parts = name.split("/")
         if len(parts) != 2 or parts[0] != RESTORE_DIR or not _SAFE_NAME.match(parts[1]):
             return ""
-        return self._fs.read_text(os.path.join(self._data_dir, name)) or ""
+        # Exact: the saved output's `\r` are carriage returns (universal newlines draw a staircase).
+        return self._fs.read_text(os.path.join(self._data_dir, name), exact=True) or ""
