@@ -1,0 +1,74 @@
+import { render } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { WebglAddon } from '@xterm/addon-webgl';
+import { harness, settle } from '../../test/harness';
+import TerminalView from './TerminalView.svelte';
+
+type FakeWebgl = WebglAddon & { disposed: boolean; addPage(size: number): { width: number; height: number } };
+const addons = () => (WebglAddon as unknown as { instances: FakeWebgl[] }).instances;
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function twoVisible() {
+  const h = harness();
+  for (const id of ['a', 'b']) {
+    h.gateway.seedSession({ sessionId: id, root: '/p', scrollback: '$ ' });
+    render(TerminalView, { props: { sessionId: id }, context: h.context });
+  }
+  h.terminals.setVisible('a', true);
+  h.terminals.setVisible('b', true);
+  return h;
+}
+
+describe('the WebGL glyph atlas bound (ADR 014)', () => {
+  beforeEach(() => {
+    addons().length = 0;
+  });
+
+  it('counts the shared atlas once, whichever terminal reports a page', async () => {
+    const h = twoVisible();
+    await settle();
+    const [a, b] = addons();
+    const page = a.addPage(1024);
+    b.addPage(1024); // another page
+    (b as unknown as { removePage(p: object): void }).removePage(page);
+    const { atlas, terminals } = h.terminals.stats();
+    expect(terminals.map((t) => t.renderer)).toEqual(['webgl', 'webgl']);
+    // two first pages (one per fake renderer; the real atlas reports one) + the 1024 one left
+    expect(atlas.pages).toBe(3);
+    expect(atlas.bytes).toBe(2 * 512 * 512 * 4 + 1024 * 1024 * 4);
+    expect(atlas.recycles).toBe(0);
+  });
+
+  it('past the budget, replaces every renderer once; the new ones start from a small atlas', async () => {
+    const h = twoVisible();
+    await settle();
+    const [a, b] = addons();
+    a.addPage(2048);
+    a.addPage(2048);
+    expect(h.terminals.stats().atlas.recycles).toBe(0); // over already: the recycle waits for the task's end
+    a.addPage(4096);
+    a.addPage(4096); // several pages in one task: still one recycle
+    await tick();
+    expect(a.disposed && b.disposed).toBe(true);
+    const fresh = addons().slice(2);
+    expect(fresh).toHaveLength(2);
+    expect(fresh.some((x) => x.disposed)).toBe(false);
+    const { atlas, terminals } = h.terminals.stats();
+    expect(atlas.recycles).toBe(1);
+    expect(atlas.bytes).toBeLessThanOrEqual(atlas.maxBytes);
+    expect(terminals.map((t) => t.renderer)).toEqual(['webgl', 'webgl']);
+  });
+
+  it('a hidden terminal keeps the DOM renderer and is not brought back to WebGL by a recycle', async () => {
+    const h = twoVisible();
+    await settle();
+    h.terminals.setVisible('b', false);
+    addons()[0].addPage(4096);
+    addons()[0].addPage(4096);
+    await tick();
+    const { terminals, atlas } = h.terminals.stats();
+    expect(atlas.recycles).toBe(1);
+    expect(terminals.find((t) => t.sessionId === 'b')?.renderer).toBe('dom');
+    expect(terminals.find((t) => t.sessionId === 'a')?.renderer).toBe('webgl');
+  });
+});
