@@ -133,7 +133,8 @@ def truecolor_flood(path: Path, lines: int, cols: int = 80) -> Path:
 def atlas_check(pw: Any, display: str, tmp: Path, lines: int) -> dict[str, Any]:
     """One terminal on the WebGL renderer (`WEBGL_ENV`) printing `truecolor_flood(lines)`: the
     shared glyph atlas read from the page (`__ideaTerminalStats().atlas`: pages, bytes, budget,
-    recycles) and the RSS/PSS of IdeA's processes before and after. Without WebGL in the window
+    clears, recycles), the JS heap after a forced GC, and the RSS/PSS of IdeA's processes
+    before and after. Without WebGL in the window
     the check says so (`renderer: dom`) and measures nothing."""
     flood = truecolor_flood(tmp / "truecolor.txt", lines)
     flags = WEBGL_FLAGS + (" --no-sandbox" if os.geteuid() == 0 else "")
@@ -282,8 +283,8 @@ def table(r: dict[str, Any]) -> str:
                      f"{a['atlasAfter']['bytes'] / mib / mib:.0f} (peak seen "
                      f"{a['atlasPeakSeen']['bytes'] / mib / mib:.0f}, budget "
                      f"{a['atlasAfter']['maxBytes'] / mib / mib:.0f})"))
-        rows.append(("  atlas recycles; IdeA RSS / PSS growth (MiB)",
-                     f"{a['atlasAfter']['recycles']}; "
+        rows.append(("  atlas clears / recycles; IdeA RSS / PSS growth (MiB)",
+                     f"{a['atlasAfter'].get('clears', 0)} / {a['atlasAfter']['recycles']}; "
                      f"{(a['afterKiB']['rssKiB'] - a['beforeKiB']['rssKiB']) / mib:+.0f} / "
                      f"{(a['afterKiB']['pssKiB'] - a['beforeKiB']['pssKiB']) / mib:+.0f}"))
         rows.append(("  after a forced GC: RSS / PSS growth (MiB)",

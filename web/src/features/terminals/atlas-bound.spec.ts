@@ -4,7 +4,12 @@ import { WebglAddon } from '@xterm/addon-webgl';
 import { harness, settle } from '../../test/harness';
 import TerminalView from './TerminalView.svelte';
 
-type FakeWebgl = WebglAddon & { disposed: boolean; addPage(size: number): { width: number; height: number } };
+type FakeWebgl = WebglAddon & {
+  disposed: boolean;
+  clears: number;
+  addPage(size: number): { width: number; height: number };
+  removePage(page: object): void;
+};
 const addons = () => (WebglAddon as unknown as { instances: FakeWebgl[] }).instances;
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -30,22 +35,34 @@ describe('the WebGL glyph atlas bound (ADR 014)', () => {
     const [a, b] = addons();
     const page = a.addPage(1024);
     b.addPage(1024); // another page
-    (b as unknown as { removePage(p: object): void }).removePage(page);
+    b.removePage(page);
     const { atlas, terminals } = h.terminals.stats();
     expect(terminals.map((t) => t.renderer)).toEqual(['webgl', 'webgl']);
     // two first pages (one per fake renderer; the real atlas reports one) + the 1024 one left
     expect(atlas.pages).toBe(3);
     expect(atlas.bytes).toBe(2 * 512 * 512 * 4 + 1024 * 1024 * 4);
-    expect(atlas.recycles).toBe(0);
+    expect(atlas.clears + atlas.recycles).toBe(0);
   });
 
-  it('past the budget, replaces every renderer once; the new ones start from a small atlas', async () => {
+  it('clears the glyph cache every 8 MiB of new pages, keeping the renderers', async () => {
     const h = twoVisible();
     await settle();
     const [a, b] = addons();
-    a.addPage(2048);
-    a.addPage(2048);
-    expect(h.terminals.stats().atlas.recycles).toBe(0); // over already: the recycle waits for the task's end
+    a.addPage(1024);
+    a.addPage(1024);
+    expect(h.terminals.stats().atlas.clears).toBe(0); // 8 MiB + the first pages: at the task's end
+    await tick();
+    expect(a.clears).toBe(1);
+    expect(b.clears).toBe(1); // each renderer asks; the shared atlas clears once
+    const { atlas } = h.terminals.stats();
+    expect([atlas.clears, atlas.recycles]).toEqual([1, 0]);
+    expect(a.disposed || b.disposed).toBe(false);
+  });
+
+  it('past 32 MiB of pages, replaces every renderer once; the new ones start from a small atlas', async () => {
+    const h = twoVisible();
+    await settle();
+    const [a, b] = addons();
     a.addPage(4096);
     a.addPage(4096); // several pages in one task: still one recycle
     await tick();

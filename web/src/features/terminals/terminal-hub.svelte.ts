@@ -40,6 +40,16 @@ export interface PortalStatus {
   queued: number;
 }
 
+/** The WebGL2 contexts of the renderer canvases under `wrapper` (2D canvases give null). */
+function webglContexts(wrapper: HTMLElement): WebGL2RenderingContext[] {
+  const found: WebGL2RenderingContext[] = [];
+  for (const canvas of wrapper.querySelectorAll<HTMLCanvasElement>('.xterm-screen > canvas')) {
+    const gl = canvas.getContext('webgl2');
+    if (gl) found.push(gl);
+  }
+  return found;
+}
+
 /** One xterm.js instance per session, kept alive while some view shows it. */
 interface PooledTerminal {
   sessionId: string;
@@ -82,7 +92,7 @@ export interface TerminalStats {
 /** The page's terminals and the WebGL glyph atlas they share (pages, RGBA bytes, recycles). */
 export interface TerminalsStats {
   terminals: TerminalStats[];
-  atlas: { pages: number; bytes: number; maxBytes: number; recycles: number };
+  atlas: { pages: number; bytes: number; clearBytes: number; maxBytes: number; clears: number; recycles: number };
   /** Idle garbage collections the page ran (`IdleCollector`). */
   collections: number;
 }
@@ -175,7 +185,7 @@ export class TerminalHub {
   #acks: AckBatcher;
   /** WebGL contexts of visible terminals: at most 16 per page, the rest stay on the DOM renderer. */
   #contexts = new ContextBudget();
-  /** Pages of the WebGL glyph atlas the visible terminals share, bounded (ADR 014). */
+  /** Pages of the WebGL glyph atlas the visible terminals share, cleared and recycled (ADR 014). */
   #atlas = new AtlasBudget<HTMLCanvasElement>();
   #atlasRecycle: ReturnType<typeof setTimeout> | null = null;
   /** One garbage collection when the output went quiet after a lot of it (ADR 014). */
@@ -317,21 +327,25 @@ export class TerminalHub {
     }
   }
 
-  /** A page was added to the shared atlas; past the budget, recycle it once this task ends. */
+  /** A page was added to the shared atlas; past a bound, clear or recycle once this task ends. */
   #atlasGrew(page: HTMLCanvasElement): void {
     this.#atlas.added(page);
-    if (!this.#atlas.over || this.#atlasRecycle !== null) return;
-    this.#atlasRecycle = setTimeout(() => this.#recycleAtlas(), 0);
+    if (!(this.#atlas.needsClear || this.#atlas.needsRecycle) || this.#atlasRecycle !== null) return;
+    this.#atlasRecycle = setTimeout(() => this.#boundAtlas(), 0);
   }
 
   /**
-   * Disposes every WebGL renderer (the shared atlas goes with its last owner) and loads new ones
-   * on the same terminals: they start from one small page and repaint what they show.
+   * Clears the shared atlas (its glyph cache is emptied, its pages reused); past its byte
+   * budget, also disposes every WebGL renderer (the atlas goes with its last owner) and loads
+   * new ones on the same terminals: they start from one small page and repaint what they show.
    */
-  #recycleAtlas(): void {
+  #boundAtlas(): void {
     this.#atlasRecycle = null;
-    if (!this.#atlas.over) return;
     const holders = [...this.#pool.values()].filter((entry) => entry.webgl);
+    if (!this.#atlas.needsClear && !this.#atlas.needsRecycle) return;
+    for (const entry of holders) entry.webgl?.clearTextureAtlas(); // one shared atlas: once
+    this.#atlas.cleared();
+    if (!this.#atlas.needsRecycle) return;
     for (const entry of holders) this.#dropWebgl(entry);
     this.#atlas.reset(true);
     for (const entry of holders) this.setVisible(entry.sessionId, true);
@@ -347,8 +361,12 @@ export class TerminalHub {
       rows: entry.term.rows,
       renderer: entry.webgl ? ('webgl' as const) : ('dom' as const),
     }));
-    const { pages, bytes, maxBytes, recycles } = this.#atlas;
-    return { terminals, atlas: { pages, bytes, maxBytes, recycles }, collections: this.#idle.collections };
+    const { pages, bytes, clearBytes, maxBytes, clears, recycles } = this.#atlas;
+    return {
+      terminals,
+      atlas: { pages, bytes, clearBytes, maxBytes, clears, recycles },
+      collections: this.#idle.collections,
+    };
   }
 
   /** The last `count` rows of the buffer up to the cursor's (cheap where `textOf` copies it all). */
@@ -738,11 +756,16 @@ export class TerminalHub {
     entry.webgl = null;
     this.#contexts.give(entry.sessionId);
     if (webgl && this.#contexts.used === 0) this.#atlas.reset(); // the last owner frees the atlas
+    // `dispose()` detaches the renderer's canvas but leaves its WebGL2 context alive until it
+    // is collected, and a live context keeps the canvas, the renderer and its atlas reachable
+    // (xterm.js#6068): lose it explicitly, after `dispose()` so nobody asks to restore it.
+    const contexts = webgl ? webglContexts(entry.wrapper) : [];
     try {
       webgl?.dispose();
     } catch {
       // already gone with its context
     }
+    for (const gl of contexts) gl.getExtension('WEBGL_lose_context')?.loseContext();
   }
 
   #dispose(entry: PooledTerminal): void {

@@ -28,6 +28,11 @@ export class WebglAddon {
     this.disposed = true;
   }
 
+  clears = 0;
+  clearTextureAtlas(): void {
+    this.clears += 1;
+  }
+
   /** The shared atlas grew by one page of `size` x `size` pixels. */
   addPage(size: number): Page {
     const page = { width: size, height: size };
