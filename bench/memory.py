@@ -113,21 +113,26 @@ WEBGL_ENV = {"IDEA_SOFTWARE_RENDERING": "0"}
 WEBGL_FLAGS = "--ignore-gpu-blocklist"
 
 
-def truecolor_flood(path: Path, lines: int, cols: int = 80) -> Path:
+def truecolor_flood(folder: Path, lines: int, cols: int = 80, per_part: int = 20) -> Path:
     """`lines` lines of `cols` cells, each cell its own 24-bit foreground and background (SGR
-    38;2 / 48;2): every cell is a new glyph for the WebGL atlas (character x fg x bg)."""
-    out = []
+    38;2 / 48;2): every cell is a new glyph for the WebGL atlas (character x fg x bg). Written
+    in parts of `per_part` lines (`part-00000.txt`…) that the check prints with a pause between
+    them, so every part is painted whatever the machine's speed: the atlas only caches glyphs
+    it draws, and an unpaced flood skips frames (the count would follow the CPU load)."""
+    folder.mkdir(parents=True, exist_ok=True)
     n = 0
-    for _ in range(lines):
-        row = []
-        for _ in range(cols):
-            fg, bg = n * 2654435761 & 0xFFFFFF, n * 40503 & 0xFFFFFF
-            row.append(f"\x1b[38;2;{fg >> 16};{fg >> 8 & 255};{fg & 255}m"
-                       f"\x1b[48;2;{bg >> 16};{bg >> 8 & 255};{bg & 255}m{chr(0x21 + n % 94)}")
-            n += 1
-        out.append("".join(row) + "\x1b[0m\n")
-    path.write_text("".join(out), encoding="utf-8")
-    return path
+    for part in range(0, lines, per_part):
+        out = []
+        for _ in range(min(per_part, lines - part)):
+            row = []
+            for _ in range(cols):
+                fg, bg = n * 2654435761 & 0xFFFFFF, n * 40503 & 0xFFFFFF
+                row.append(f"\x1b[38;2;{fg >> 16};{fg >> 8 & 255};{fg & 255}m"
+                           f"\x1b[48;2;{bg >> 16};{bg >> 8 & 255};{bg & 255}m{chr(0x21 + n % 94)}")
+                n += 1
+            out.append("".join(row) + "\x1b[0m\n")
+        (folder / f"part-{part // per_part:05d}.txt").write_text("".join(out), encoding="utf-8")
+    return folder
 
 
 def atlas_check(pw: Any, display: str, tmp: Path, lines: int) -> dict[str, Any]:
@@ -136,7 +141,7 @@ def atlas_check(pw: Any, display: str, tmp: Path, lines: int) -> dict[str, Any]:
     clears, recycles), the JS heap after a forced GC, and the RSS/PSS of IdeA's processes
     before and after. Without WebGL in the window
     the check says so (`renderer: dom`) and measures nothing."""
-    flood = truecolor_flood(tmp / "truecolor.txt", lines)
+    flood = truecolor_flood(tmp / "truecolor", lines)
     flags = WEBGL_FLAGS + (" --no-sandbox" if os.geteuid() == 0 else "")
     app = IdeaApp(pw, display, tmp / "atlas-data", tmp / "atlas-proj",
                   extra_env={**WEBGL_ENV, "QTWEBENGINE_CHROMIUM_FLAGS":
@@ -154,7 +159,8 @@ def atlas_check(pw: Any, display: str, tmp: Path, lines: int) -> dict[str, Any]:
         renderer = next((t["renderer"] for t in first["terminals"] if t["sessionId"] == session),
                         "none")
         peak = {"pages": 0, "bytes": 0}
-        type_in(page, cell, f"cat {flood}; echo ATLAS-$((2+2))\n")
+        type_in(page, cell, f"for f in {flood}/part-*; do cat $f; sleep 0.05; done; "
+                            "echo ATLAS-$((2+2))\n")
         deadline = time.monotonic() + 300
         while "ATLAS-4" not in tail(page, session) and time.monotonic() < deadline:
             atlas = page.evaluate("() => window.__ideaTerminalStats().atlas")
@@ -175,7 +181,7 @@ def atlas_check(pw: Any, display: str, tmp: Path, lines: int) -> dict[str, Any]:
 
 
 def run(terminals: int, lines: int, cycles: int, app_env: dict[str, str] | None = None,
-        idle_s: float = 30.0, atlas_lines: int = 12_000) -> dict[str, Any]:
+        idle_s: float = 30.0, atlas_lines: int = 6000) -> dict[str, Any]:
     """`idle_s`: a second reading that long after the first (5 s after the last fill), before
     the page's garbage is collected by force (`afterGcKiB`); `atlas_lines`: the WebGL atlas
     check's truecolor flood (`atlas_check`; 0: skipped)."""
@@ -319,7 +325,7 @@ def main() -> int:
     parser.add_argument("--cycles", type=int, default=200)
     parser.add_argument("--idle-s", type=float, default=30.0,
                         help="second idle reading this many seconds after the first (0: none)")
-    parser.add_argument("--atlas-lines", type=int, default=12_000,
+    parser.add_argument("--atlas-lines", type=int, default=6000,
                         help="lines of the WebGL atlas check's truecolor flood (0: skip it)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--app-env", action="append", default=[], metavar="NAME=VALUE")
