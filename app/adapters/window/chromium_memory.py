@@ -3,8 +3,9 @@
 `--js-flags=--expose-gc` gives the page V8's `gc()`: the terminal hub collects once after a
 lot of output went quiet (`web/src/lib/domain/idle-collector.ts`). Qt WebEngine's renderer
 otherwise keeps the heap a flood grew (measured with `bench/memory.py`, 8 idle terminals x
-10 000 lines: ~130 MiB of V8 heap for ~25 MiB live, the same 30 s later; a collection gives
-~170 MiB back, `docs/benchmarks.md` sitting 5). The page is IdeA's own, from `file://`.
+10 000 lines: 130 MiB of V8 heap for 23 MiB live, the same 30 s later; with the collection
+1080 -> 921 MiB of summed RSS, `docs/benchmarks.md` sitting 5). The page is IdeA's own,
+from `file://`.
 
 A `--js-flags` the user already put in `QTWEBENGINE_CHROMIUM_FLAGS` is left alone (V8 takes one
 list; theirs wins, the page then simply never collects). `IDEA_CHROMIUM_MEMORY_FLAGS=0` leaves
