@@ -124,18 +124,50 @@ def idea_processes(root_pid: int) -> list[tuple[int, str]]:
     return out
 
 
+def process_kind(pid: int, comm: str) -> str:
+    """What one of IdeA's processes is: `host` (the Python app, which is also Chromium's
+    browser process: Qt WebEngine runs the GPU thread and the network service in it), or a Qt
+    WebEngine process by its Chromium `--type` (`zygote`, `gpu-process`, `utility:<sub-type>`…);
+    a process a zygote forked keeps the zygote's command line: it is the `renderer`."""
+    if not comm.startswith("QtWebEngine"):
+        return "host"
+    try:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+        ppid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        parent = Path(f"/proc/{ppid}/comm").read_text().strip()
+    except (OSError, ValueError, IndexError):
+        return comm
+    kind = next((a.split("=", 1)[1] for a in args if a.startswith("--type=")), "untyped")
+    if kind == "zygote" and parent.startswith("QtWebEngine"):
+        return "renderer"
+    sub = next((a.split("=", 1)[1] for a in args if a.startswith("--utility-sub-type=")), "")
+    return f"{kind}:{sub.rsplit('.', 1)[-1]}" if sub else kind
+
+
 def memory_kib(root_pid: int) -> dict[str, Any]:
-    """RSS and PSS (KiB) of IdeA's own processes, summed and per process name."""
-    rss = pss = 0
+    """RSS and PSS (KiB) of IdeA's own processes, summed and per process name; `processes`:
+    per process its kind (`process_kind`), RSS, PSS, USS (private pages), anonymous RSS and
+    PSS split into anonymous, file-backed and shared memory, from `/proc/<pid>/smaps_rollup`
+    (proc(5)). Summed RSS counts the shared libraries (Qt WebEngine's core) once per process;
+    PSS splits each shared page between the processes mapping it."""
+    rss = pss = uss = 0
     per: dict[str, int] = {}
+    procs: list[dict[str, Any]] = []
     for pid, comm in idea_processes(root_pid):
         try:
-            fields = dict(line.split(":", 1) for line in
-                          Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:])
+            fields = {k: int(v.split()[0]) for k, v in
+                      (line.split(":", 1) for line in
+                       Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:])}
         except OSError:
             continue
-        r = int(fields["Rss"].split()[0])
-        p = int(fields["Pss"].split()[0])
-        rss, pss = rss + r, pss + p
+        r, p = fields["Rss"], fields["Pss"]
+        u = fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)
+        rss, pss, uss = rss + r, pss + p, uss + u
         per[comm] = per.get(comm, 0) + r
-    return {"rssKiB": rss, "pssKiB": pss, "perProcessRssKiB": per}
+        procs.append({"pid": pid, "kind": process_kind(pid, comm), "rssKiB": r, "pssKiB": p,
+                      "ussKiB": u, "anonKiB": fields.get("Anonymous", 0),
+                      "pssAnonKiB": fields.get("Pss_Anon", 0),
+                      "pssFileKiB": fields.get("Pss_File", 0),
+                      "pssShmemKiB": fields.get("Pss_Shmem", 0)})
+    return {"rssKiB": rss, "pssKiB": pss, "ussKiB": uss, "perProcessRssKiB": per,
+            "processes": procs}

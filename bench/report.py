@@ -220,10 +220,19 @@ def rows(r: dict[str, Any]) -> list[tuple[str, str, str, bool | None]]:
         ("memory: 8 idle terminals x 10k lines, RSS (MiB)", "<= 400",
          f"{mem['idleKiB']['rssKiB'] / 1024:.0f} (PSS {mem['idleKiB']['pssKiB'] / 1024:.0f})",
          mem["idleKiB"]["rssKiB"] / 1024 <= 400),
+        ("memory: same, PSS / USS (shared pages split / private only) (MiB)", "",
+         f"{mem['idleKiB']['pssKiB'] / 1024:.0f} / {mem['idleKiB'].get('ussKiB', 0) / 1024:.0f}",
+         None),
         ("memory: per terminal RSS (MiB)", "", f"{mem['perTerminalRssKiB'] / 1024:.1f}", None),
         ("memory: scrollback kept after 20k lines", "<= 10000 + rows",
          f"{mem['scrollback']['bufferLines']}", bool(mem["scrollback"]["bounded"])),
     ]
+    atlas = mem.get("atlas") if mem else None
+    if atlas:
+        out.append((f"memory: WebGL atlas after {atlas['floodCells']} truecolor cells (MiB)",
+                     "bounded", f"{atlas['atlasAfter']['bytes'] / 2**20:.0f} (peak "
+                     f"{atlas['atlasPeakSeen']['bytes'] / 2**20:.0f}; {atlas['renderer']})",
+                     bool(atlas["bounded"])))
     if mem and mem["cycleGrowthRssKiB"] is not None:
         out.append((f"memory: {mem['cycles']} shells opened+closed, RSS growth (MiB)", "~0",
                      f"{mem['cycleGrowthRssKiB'] / 1024:+.1f}", None))

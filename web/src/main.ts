@@ -6,12 +6,15 @@ import { MockGateway } from './lib/adapters/mock';
 import { createPywebviewGateway, installPushReceiver, waitForBridge } from './lib/adapters/pywebview';
 import type { Gateway } from './lib/ports';
 import { createServices } from './app/services';
+import type { TerminalsStats } from './features/terminals/terminal-hub.svelte';
 
 declare global {
   interface Window {
     __ideaTerminalText?: (sessionId: string) => string;
     /** The terminal's viewport row and bottom row (e2e tests of scrolling). */
     __ideaTerminalView?: (sessionId: string) => { viewportY: number; baseY: number } | null;
+    __ideaTerminalTail?: (sessionId: string, lines: number) => string;
+    __ideaTerminalStats?: () => TerminalsStats;
     /** Set once start-up (including `--project` roots) is done; e2e tests wait for it. */
     __ideaReady?: boolean;
   }
@@ -45,6 +48,8 @@ async function boot(): Promise<void> {
   const services = createServices(gateway);
   window.__ideaTerminalText = (sessionId) => services.terminals.textOf(sessionId);
   window.__ideaTerminalView = (sessionId) => services.terminals.viewOf(sessionId);
+  window.__ideaTerminalTail = (sessionId, lines) => services.terminals.tailOf(sessionId, lines);
+  window.__ideaTerminalStats = () => services.terminals.stats();
   mount(App, { target: document.getElementById('app')!, props: { services } });
   // Preferences first: the terminals the start-up reopens use the saved font and scrollback.
   await services.workbench.load();

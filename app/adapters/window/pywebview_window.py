@@ -140,10 +140,14 @@ class PywebviewWindows:
     closed and moved events. `start()` runs the GUI loop until the last window closed."""
 
     def __init__(self, url: str, title: str = "IdeA") -> None:
-        from app.adapters.window import software_gl
+        from app.adapters.window import chromium_memory, software_gl
 
         if sys.platform.startswith("linux") and software_gl.apply(os.environ):
             log.info("no GPU render node: Qt composites in software (QT_QUICK_BACKEND=software)")
+        if sys.platform.startswith("linux"):
+            added = chromium_memory.apply(os.environ)  # Qt WebEngine reads them at start (ADR 016)
+            if added:
+                log.info("Chromium memory flags: %s", " ".join(added))
         self._url, self._title = url, title
 
     def open(self, window_id: str, bounds: Bounds | None,

@@ -4,6 +4,8 @@ import { FitAddon } from '@xterm/addon-fit';
 import { WebglAddon } from '@xterm/addon-webgl';
 import { AckBatcher } from '../../lib/domain/ack-counter';
 import { ContextBudget } from '../../lib/domain/context-budget';
+import { AtlasBudget } from '../../lib/domain/atlas-budget';
+import { IdleCollector, exposedGc } from '../../lib/domain/idle-collector';
 import { SearchAddon, type ISearchOptions } from '@xterm/addon-search';
 import { repaintSteps } from '../../lib/domain/repaint';
 import { ScrollKeeper } from '../../lib/domain/scroll-keeper';
@@ -38,6 +40,16 @@ export interface PortalStatus {
   queued: number;
 }
 
+/** The WebGL2 contexts of the renderer canvases under `wrapper` (2D canvases give null). */
+function webglContexts(wrapper: HTMLElement): WebGL2RenderingContext[] {
+  const found: WebGL2RenderingContext[] = [];
+  for (const canvas of wrapper.querySelectorAll<HTMLCanvasElement>('.xterm-screen > canvas')) {
+    const gl = canvas.getContext('webgl2');
+    if (gl) found.push(gl);
+  }
+  return found;
+}
+
 /** One xterm.js instance per session, kept alive while some view shows it. */
 interface PooledTerminal {
   sessionId: string;
@@ -64,6 +76,25 @@ interface PooledTerminal {
   scroll: ScrollKeeper;
   /** The scrollback is being replayed at its own sizes: the PTY is not told the size yet. */
   replaying: boolean;
+}
+
+/** What a terminal holds, for the memory bench (`window.__ideaTerminalStats`). */
+export interface TerminalStats {
+  sessionId: string;
+  /** Lines in xterm's active buffer (scrollback + screen). */
+  bufferLines: number;
+  scrollback: number;
+  cols: number;
+  rows: number;
+  renderer: 'webgl' | 'dom';
+}
+
+/** The page's terminals and the WebGL glyph atlas they share (pages, RGBA bytes, recycles). */
+export interface TerminalsStats {
+  terminals: TerminalStats[];
+  atlas: { pages: number; bytes: number; clearBytes: number; maxBytes: number; clears: number; recycles: number };
+  /** Idle garbage collections the page ran (`IdleCollector`). */
+  collections: number;
 }
 
 /** What a search in a terminal found: the match shown (0-based, -1 none) of how many. */
@@ -154,6 +185,11 @@ export class TerminalHub {
   #acks: AckBatcher;
   /** WebGL contexts of visible terminals: at most 16 per page, the rest stay on the DOM renderer. */
   #contexts = new ContextBudget();
+  /** Pages of the WebGL glyph atlas the visible terminals share, cleared and recycled (ADR 016). */
+  #atlas = new AtlasBudget<HTMLCanvasElement>();
+  #atlasRecycle: ReturnType<typeof setTimeout> | null = null;
+  /** One garbage collection when the output went quiet after a lot of it (ADR 016). */
+  #idle: IdleCollector;
   /** Terminal preferences (settings.json `terminal`), applied to every terminal. */
   #fontSize = 13;
   #scrollbackLines = 10_000;
@@ -164,11 +200,13 @@ export class TerminalHub {
     gateway: Gateway,
     notices: HubNotices = { report: () => {}, resolved: () => {} },
     view: () => string | null = () => null,
+    collect: () => void = exposedGc(),
   ) {
     this.#gateway = gateway;
     this.#notices = notices;
     this.#view = view;
     this.#acks = new AckBatcher((acks) => void this.#gateway.terminals.ackMany(acks).catch(() => {}));
+    this.#idle = new IdleCollector(collect);
   }
 
   /** The session's state as far as this window knows; `undefined` before any view showed it. */
@@ -222,6 +260,7 @@ export class TerminalHub {
   handlePush(batch: PushBatch): void {
     for (const [sessionId, text] of Object.entries(batch.output ?? {})) {
       if (!text) continue;
+      this.#idle.wrote(text.length);
       const entry = this.#pool.get(sessionId);
       if (!entry) {
         // Nobody shows it: the scrollback repaints it on attach; keep the PTY flowing.
@@ -274,6 +313,9 @@ export class TerminalHub {
       try {
         const webgl = new WebglAddon();
         webgl.onContextLoss(() => this.#dropWebgl(entry));
+        // Before loadAddon: the atlas reports its first page while the renderer is created.
+        webgl.onAddTextureAtlasCanvas((page) => this.#atlasGrew(page));
+        webgl.onRemoveTextureAtlasCanvas((page) => this.#atlas.removed(page));
         entry.term.loadAddon(webgl);
         entry.webgl = webgl;
       } catch {
@@ -283,6 +325,60 @@ export class TerminalHub {
     } else if (!visible) {
       this.#dropWebgl(entry);
     }
+  }
+
+  /** A page was added to the shared atlas; past a bound, clear or recycle once this task ends. */
+  #atlasGrew(page: HTMLCanvasElement): void {
+    this.#atlas.added(page);
+    if (!(this.#atlas.needsClear || this.#atlas.needsRecycle) || this.#atlasRecycle !== null) return;
+    this.#atlasRecycle = setTimeout(() => this.#boundAtlas(), 0);
+  }
+
+  /**
+   * Clears the shared atlas (its glyph cache is emptied, its pages reused); past its byte
+   * budget, also disposes every WebGL renderer (the atlas goes with its last owner) and loads
+   * new ones on the same terminals: they start from one small page and repaint what they show.
+   */
+  #boundAtlas(): void {
+    this.#atlasRecycle = null;
+    const holders = [...this.#pool.values()].filter((entry) => entry.webgl);
+    if (!this.#atlas.needsClear && !this.#atlas.needsRecycle) return;
+    for (const entry of holders) entry.webgl?.clearTextureAtlas(); // one shared atlas: once
+    this.#atlas.cleared();
+    if (!this.#atlas.needsRecycle) return;
+    for (const entry of holders) this.#dropWebgl(entry);
+    this.#atlas.reset(true);
+    for (const entry of holders) this.setVisible(entry.sessionId, true);
+  }
+
+  /** Per terminal its buffer and renderer, and the shared atlas (the memory bench reads it). */
+  stats(): TerminalsStats {
+    const terminals = [...this.#pool.values()].map((entry) => ({
+      sessionId: entry.sessionId,
+      bufferLines: entry.term.buffer.active.length,
+      scrollback: entry.term.options.scrollback ?? 0,
+      cols: entry.term.cols,
+      rows: entry.term.rows,
+      renderer: entry.webgl ? ('webgl' as const) : ('dom' as const),
+    }));
+    const { pages, bytes, clearBytes, maxBytes, clears, recycles } = this.#atlas;
+    return {
+      terminals,
+      atlas: { pages, bytes, clearBytes, maxBytes, clears, recycles },
+      collections: this.#idle.collections,
+    };
+  }
+
+  /** The last `count` rows of the buffer up to the cursor's (cheap where `textOf` copies it all). */
+  tailOf(sessionId: string, count: number): string {
+    const buffer = this.#pool.get(sessionId)?.term.buffer.active;
+    if (!buffer) return '';
+    const lines: string[] = [];
+    const end = Math.min(buffer.length, buffer.baseY + buffer.cursorY + 1);
+    for (let i = Math.max(0, end - count); i < end; i++) {
+      lines.push(buffer.getLine(i)?.translateToString(true) ?? '');
+    }
+    return lines.join('\n');
   }
 
   /** Gives the session's terminal the keyboard focus now, or when a view mounts it. */
@@ -667,11 +763,17 @@ export class TerminalHub {
     const webgl = entry.webgl;
     entry.webgl = null;
     this.#contexts.give(entry.sessionId);
+    if (webgl && this.#contexts.used === 0) this.#atlas.reset(); // the last owner frees the atlas
+    // `dispose()` detaches the renderer's canvas but leaves its WebGL2 context alive until it
+    // is collected, and a live context keeps the canvas, the renderer and its atlas reachable
+    // (xterm.js#6068): lose it explicitly, after `dispose()` so nobody asks to restore it.
+    const contexts = webgl ? webglContexts(entry.wrapper) : [];
     try {
       webgl?.dispose();
     } catch {
       // already gone with its context
     }
+    for (const gl of contexts) gl.getExtension('WEBGL_lose_context')?.loseContext();
   }
 
   #dispose(entry: PooledTerminal): void {

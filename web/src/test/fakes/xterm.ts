@@ -4,7 +4,7 @@
  */
 type Listener<T> = (value: T) => void;
 
-class Emitter<T> {
+export class Emitter<T> {
   #listeners = new Set<Listener<T>>();
   event = (listener: Listener<T>) => {
     this.#listeners.add(listener);
@@ -122,6 +122,7 @@ export class Terminal {
         length: lines.length,
         viewportY: 0,
         baseY: 0,
+        cursorY: lines.length - 1,
         getLine: (i: number) =>
           i < lines.length
             ? { isWrapped: false, translateToString: (trim?: boolean) => (trim ? lines[i].replace(/\s+$/, '') : lines[i]) }
