@@ -90,9 +90,10 @@ def test_a_scrolled_back_view_stays_put_while_a_tui_repaints(launch, tmp_path: P
     page = app.page
     cell = cells(page).first
     session = open_shell(page, cell)
-    # Typing scrolls to the bottom (xterm's scrollOnUserInput): the repaint starts by itself
-    # once the user has scrolled back.
-    type_in(page, cell, "seq -f 'transcript-%g' 1 300; echo seeded-$((2*3)); sleep 3; sh repaint.sh\n")
+    # Typing scrolls to the bottom (xterm's scrollOnUserInput): the repaint starts by itself,
+    # once the user has scrolled back (the test then creates `go`).
+    type_in(page, cell, "seq -f 'transcript-%g' 1 300; echo seeded-$((2*3)); "
+                        "until [ -e go ]; do sleep 0.1; done; sh repaint.sh\n")
     wait_terminal(page, session, "seeded-6")
 
     # The user scrolls back with the wheel, to somewhere in the middle.
@@ -106,6 +107,7 @@ def test_a_scrolled_back_view_stays_put_while_a_tui_repaints(launch, tmp_path: P
              what="the view scrolled back")
     before = view(page, session)["viewportY"]
     assert "transcript" not in terminal_text(page, session).split("seeded-6", 1)[1]
+    (project / "go").touch()
 
     wait_terminal(page, session, "painted-8", timeout_s=30)
     after = view(page, session)
