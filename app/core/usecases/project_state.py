@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ntpath
 import posixpath
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,9 +27,15 @@ def ideai_path(root: str, *parts: str) -> str:
 
 
 def clean_root(root: str) -> str:
-    """`root` without trailing separators (keeps a bare `/`)."""
-    stripped = root.rstrip("/\\")
-    return stripped or root
+    """`root` as one spelling per folder, the key every layer compares: `.` and `..` parts and
+    doubled separators folded (lexically, no file system), no trailing separator (a bare `/`
+    stays). `C:\\work\\..\\x` style roots fold with Windows' rules. `""` stays `""`."""
+    if not root.strip():
+        return root
+    windows = "\\" in root or (len(root) > 1 and root[1] == ":")
+    folded = (ntpath if windows else posixpath).normpath(root)
+    stripped = folded.rstrip("/\\")
+    return stripped or folded
 
 
 def expand_home(path: str, home: str) -> str:

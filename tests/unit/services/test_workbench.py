@@ -168,3 +168,6 @@ def test_open_expands_home_and_says_when_a_folder_is_not_a_project_yet() -> None
         home.open("/home/u/none")
     assert err.value.details["reason"] == "folderMissing"
     assert home.create("~/plain").root == "/home/u/plain"
+    # One folder, one project, however it is spelled (`..`, `.`, doubled or trailing slashes).
+    assert home.open("~/../u/./plain//").root == "/home/u/plain"
+    assert home.open("/home/x/../u/proj").root == ROOT
