@@ -59,6 +59,11 @@ describe('ResumePanel', () => {
     await waitFor(() => expect(first.gateway.callsOf('resume.answer')).toHaveLength(2));
     expect(first.gateway.callsOf('resume.answer').map((c) => [c[1], c[2]])).toEqual([['c1', 'resume'], ['c2', 'resume']]);
     await waitFor(() => expect(screen.getAllByTestId('resume-row')[1]).toHaveAttribute('data-state', 'fresh'));
+    // Nothing left to answer: no disabled bulk buttons, the outcomes stay until closed.
+    expect(screen.queryByTestId('resume-all')).toBeNull();
+    expect(screen.getByTestId('resume-done')).toHaveTextContent('All answered');
+    await fireEvent.click(screen.getByTestId('resume-close'));
+    expect(screen.queryByTestId('resume-panel')).toBeNull();
   });
 
   it('Ignore all forgets them and the panel closes', async () => {
