@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from app.bridge.window import WindowDoor, WindowPort
-from app.core.domain.workspace import Bounds, WorkspaceDoc, tab_labels
+from app.core.domain.workspace import Bounds, WorkspaceDoc, cascade, tab_labels
 from app.core.errors import NOT_FOUND, AppError
 from app.services import AppServices
 from app.services.workspace import WorkspaceService
@@ -118,12 +118,26 @@ class WindowManager:
         return ids
 
     def new_window(self, bounds: Bounds | None = None, roots: Sequence[str] = ()) -> str:
-        """Open a new window (at `bounds` when given) and move `roots`' tabs into it."""
+        """Open a new window (at `bounds` when given, else cascaded from the newest window)
+        and move `roots`' tabs into it."""
+        if bounds is None:
+            bounds = cascade(self._newest_bounds())
         window_id = self._workspace.add_window(bounds)
         for root in roots:
             self._workspace.move_tab(root, window_id)
         self._open(window_id, bounds)
         return window_id
+
+    def _newest_bounds(self) -> Bounds | None:
+        """Where the most recently opened window is now (its handle), else as saved."""
+        with self._lock:
+            slots = list(self._windows.values())
+        saved = {w.id: w.bounds for w in self._workspace.doc.windows}
+        for slot in reversed(slots):
+            found = slot.handle.bounds() if slot.handle is not None else None
+            if (found := found or saved.get(slot.window_id)) is not None:
+                return found
+        return None
 
     def _open(self, window_id: str, bounds: Bounds | None) -> None:
         slot = _Window(window_id)

@@ -35,6 +35,18 @@ class Bounds(Document):
     height: StrictInt = 900
 
 
+#: How far a new window opens down and right of the last one (px), so it never hides it.
+CASCADE_STEP = 32
+
+
+def cascade(last: Bounds | None, step: int = CASCADE_STEP) -> Bounds | None:
+    """Where a new window without a place of its own opens: `step` px down and right of the
+    `last` window, same size; `None` (the toolkit's default place) when there is none."""
+    if last is None:
+        return None
+    return last.model_copy(update={"x": last.x + step, "y": last.y + step})
+
+
 class TabEntry(Document):
     """One project tab: the project's absolute `root`."""
 

@@ -33,7 +33,7 @@ def clean_root(root: str) -> str:
     if not root.strip():
         return root
     windows = "\\" in root or (len(root) > 1 and root[1] == ":")
-    folded = (ntpath if windows else posixpath).normpath(root)
+    folded = ntpath.normpath(root) if windows else posixpath.normpath(root)
     stripped = folded.rstrip("/\\")
     return stripped or folded
 

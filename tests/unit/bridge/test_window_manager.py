@@ -134,6 +134,19 @@ def test_a_tab_dropped_outside_every_window_opens_a_new_window_there() -> None:
     assert bounds is not None and (bounds.x, bounds.y) == (1420, 884)
 
 
+def test_a_new_window_without_a_place_opens_down_and_right_of_the_newest_one() -> None:
+    manager, factory, service, _, _ = world()
+    manager.open_saved(["/p/a"])
+    first = factory.opened["w1"][0].bounds()
+    w2 = manager.new_window()
+    placed = service.doc.window(w2).bounds
+    assert placed is not None and (placed.x, placed.y) == (first.x + 32, first.y + 32)
+    assert (placed.width, placed.height) == (first.width, first.height)
+    w3 = manager.new_window()
+    third = service.doc.window(w3).bounds
+    assert third is not None and (third.x, third.y) == (first.x + 64, first.y + 64)
+
+
 def test_closing_asks_the_page_then_closes_its_projects_keeping_what_the_user_kept() -> None:
     manager, factory, service, closed, _ = world()
     manager.open_saved(["/p/a"])
