@@ -603,6 +603,10 @@ class OrchestratorService:
         effects: list[Effect] = []
         if ticket is not None:
             said = outcome.reply if outcome.code is None else outcome.details.get("outputTail")
+            if isinstance(said, str) and said and outcome.code not in (None, AGENT_ERROR):
+                # A turn IdeA saw fail (the CLI's error, a timeout) is logged and handed off as
+                # such, not as the agent's answer; an error the agent reported is its own words.
+                said = f"[{outcome.code}] {said}"
             if isinstance(said, str) and said:
                 effects.append(partial(self._conversations.response, line.root, ticket, said))
             waiter = line.waiters.pop(ticket.id, None)
