@@ -123,10 +123,12 @@ class SandboxStatusDTO(Wire):
 
 class SessionSandboxDTO(SandboxStatusDTO):
     """An agent session's sandbox: the status, `notes` (what binds only through the CLI's
-    settings, or not at all) and `refused` (fail-closed: the CLI was not run)."""
+    settings, or not at all) and `refused` (fail-closed: the CLI was not run); `exposed`: what
+    the CLI's needs open that the rules confine (a project under /tmp: "partly sandboxed")."""
 
     notes: list[str]
     refused: bool
+    exposed: list[str] = []
 
 
 class SessionDTO(Wire):
@@ -222,16 +224,19 @@ def sandbox_dto(sandbox: SessionSandbox | None) -> SessionSandboxDTO | None:
     if sandbox is None:
         return None
     return SessionSandboxDTO(state=sandbox.status.state, message=sandbox.status.message,
-                             notes=list(sandbox.notes), refused=sandbox.refused)
+                             notes=list(sandbox.notes), refused=sandbox.refused,
+                             exposed=list(sandbox.exposed))
 
 
 class PermissionsDTO(Wire):
     """`permissions.get`: the document (None: nothing posed), what this machine's OS sandbox
-    can do, and the platform (`linux`, `darwin`, `win32`)."""
+    can do, and the platform (`linux`, `darwin`, `win32`); `exposed`: why the OS cannot enforce
+    file rules inside this project (it lies in a folder every CLI may write, such as /tmp)."""
 
     document: Json | None
     machine: SandboxStatusDTO
     platform: str
+    exposed: list[str] = []
 
 
 class RuleDTO(Wire):
@@ -253,7 +258,8 @@ class OsVerdictDTO(Wire):
 
 class PermissionTestDTO(Wire):
     """`permissions.test`: the effect, the one-line explanation, the deciding rule (None: the
-    fallback of `origin`), the OS verdict and the sandbox status of the plan judged."""
+    fallback of `origin`), the OS verdict and the sandbox status of the plan judged; `exposed`:
+    that plan's lines on what the CLI's needs open that the rules confine."""
 
     effect: str
     explanation: str
@@ -261,6 +267,7 @@ class PermissionTestDTO(Wire):
     rule: RuleDTO | None
     os: OsVerdictDTO
     sandbox: SandboxStatusDTO
+    exposed: list[str] = []
 
 
 class DenialDTO(Wire):
@@ -273,7 +280,8 @@ class DenialDTO(Wire):
 
 def permissions_dto(view: PermissionsView, platform: str) -> PermissionsDTO:
     return PermissionsDTO(document=dict(view.document) if view.document is not None else None,
-                          machine=status_dto(view.machine), platform=platform)
+                          machine=status_dto(view.machine), platform=platform,
+                          exposed=list(view.exposed))
 
 
 def permission_test_dto(test: PermissionTest) -> PermissionTestDTO:
@@ -285,7 +293,7 @@ def permission_test_dto(test: PermissionTest) -> PermissionTestDTO:
                                                patterns=list(rule.patterns)),
         os=OsVerdictDTO(enforced=test.os.enforced, allowed=test.os.allowed,
                         message=test.os.message),
-        sandbox=status_dto(test.status))
+        sandbox=status_dto(test.status), exposed=list(test.exposed))
 
 
 def denial_dto(denial: Denial) -> DenialDTO:

@@ -11,8 +11,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.core.domain.denials import KEPT_DENIALS, Denial, launch_refused
+from app.core.domain.permission_rules import resolve_permissions
 from app.core.domain.permissions import PermissionsDoc
 from app.core.domain.sandbox import SandboxPlan, SandboxStatus, access_set
+from app.core.domain.sandbox_compile import exposed_by_needs
 from app.core.domain.sessions import TerminalChunk
 from app.core.domain.terminal_denials import TerminalDenialScanner
 from app.core.events import DenialReported, DomainEvent, SessionExited, SessionStarted
@@ -36,16 +38,21 @@ from app.services.open_projects import OpenProjects
 
 #: The plan the editor's "what this machine can do" line is judged on: writes confined.
 _PROBE_PLAN = SandboxPlan(restrict=access_set(["write"]), fail_closed=True)
+#: The classes the editor's "this project lies in /tmp" warning is judged for.
+_PROBED = access_set(["write", "delete"])
 
 
 @dataclass(frozen=True)
 class PermissionsView:
     """`permissions.get`: the document as on disk (None: nothing posed) and what this
     machine's OS sandbox gives a plan confining files (`enforced`/`degraded` with the
-    Landlock ABI, or `unsupported` with why)."""
+    Landlock ABI, or `unsupported` with why); `exposed`: why file rules inside this project
+    cannot be enforced by the OS (it lies in a folder every CLI's needs grant: `/tmp`…),
+    judged for writes and deletions with the shell's needs, which every CLI gets."""
 
     document: Mapping[str, Any] | None
     machine: SandboxStatus
+    exposed: tuple[str, ...] = ()
 
 
 class PermissionService:
@@ -69,8 +76,14 @@ class PermissionService:
         field}`) when the file does not parse, `NOT_FOUND` when the project is not open."""
         with self._projects.locked(root) as state:
             doc = load_permissions(self._fs, state.root)
+            effective = (resolve_permissions(doc, "", state.root)
+                         if state.root.startswith("/") else None)
+            shell = self._resolver.which(self._shell) if self._shell else None
+            needs = self._needs.needs(shell, state.path("run", "_project"), state.endpoint) \
+                if shell else ()
         return PermissionsView(doc.to_json() if doc is not None else None,
-                               self._enforcer.status(_PROBE_PLAN))
+                               self._enforcer.status(_PROBE_PLAN),
+                               exposed_by_needs(effective, state.root, _PROBED, needs))
 
     def save(self, root: str, document: Any) -> Mapping[str, Any]:
         """Validate and write the whole document (unknown keys kept); returns it as written.
@@ -90,7 +103,9 @@ class PermissionService:
         with self._projects.locked(root) as state:
             doc = (PermissionsDoc.from_json(draft) if draft is not None
                    else load_permissions(self._fs, state.root))
-            command = run_dir = None
+            # the project defaults: judged with the shell's needs, which every CLI gets
+            command = self._resolver.which(self._shell) if self._shell else None
+            run_dir = None
             if agent_id is not None:
                 agent = require_manifest(state).get(agent_id)
                 profile = next((p for p in profiles if p.id == agent.profile_id), None)

@@ -13,7 +13,10 @@ JSON (`<run dir>/sandbox-plan.json`, read by `idea sandbox-exec --plan`):
 `{"version": 1, "restrict": ["write", …], "failClosed": bool,
   "grants": [{"path": abs, "access": ["read", "write", "delete"], "why": str,
               "create"?: true}],
-  "advisory": [str]}`.
+  "advisory": [str], "exposed"?: [str]}`.
+`exposed`: what the CLI's needs open that the rules confine (a project under `/tmp`: Landlock
+only adds rights, so a need's grant opens the project whatever its rules); informational, the
+launcher ignores it (`sandbox_compile.exposed_by_needs`).
 """
 
 from __future__ import annotations
@@ -93,6 +96,7 @@ class SandboxPlan:
     grants: tuple[PathGrant, ...] = ()
     fail_closed: bool = False
     advisory: tuple[str, ...] = ()
+    exposed: tuple[str, ...] = ()
 
     @property
     def enforces(self) -> bool:
@@ -112,10 +116,14 @@ class SandboxPlan:
         return max(covering, key=lambda g: len(g.path), default=None)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of the module doc."""
-        return {"version": PLAN_VERSION, "restrict": _ordered(self.restrict),
-                "failClosed": self.fail_closed, "grants": [g.to_json() for g in self.grants],
-                "advisory": list(self.advisory)}
+        """The JSON object of the module doc (`exposed` only when not empty)."""
+        out: dict[str, Any] = {"version": PLAN_VERSION, "restrict": _ordered(self.restrict),
+                               "failClosed": self.fail_closed,
+                               "grants": [g.to_json() for g in self.grants],
+                               "advisory": list(self.advisory)}
+        if self.exposed:
+            out["exposed"] = list(self.exposed)
+        return out
 
     @classmethod
     def from_json(cls, value: Any) -> SandboxPlan:
@@ -146,8 +154,9 @@ class SandboxPlan:
                                                                f"{where}.access")),
                                     why=str(raw.get("why", "")), create=create))
         advisory = tuple(_strings(value.get("advisory", []), "plan.advisory"))
+        exposed = tuple(_strings(value.get("exposed", []), "plan.exposed"))
         return cls(restrict=restrict, grants=tuple(grants), fail_closed=fail_closed,
-                   advisory=advisory)
+                   advisory=advisory, exposed=exposed)
 
 
 def _strings(value: Any, where: str) -> list[str]:

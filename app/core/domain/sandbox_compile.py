@@ -17,6 +17,12 @@ Per file access class (`read`, `write`, `delete`):
 Grants of open classes are kept (informational): an all-allow policy grants read and write on
 the project root and confines nothing. When something is confined, the run dir (all classes)
 and the CLI's needs are granted too. Command rules are always advisory.
+
+Landlock only adds rights: a need granting a confined class on a folder holding the project
+(a project under `/tmp`, which every CLI may write as its scratch space) opens that class on
+the whole project whatever its rules, and a need covering a confined deny rule's folder opens
+that folder. The plan says so in `exposed` (`exposed_by_needs`), which the editor and the
+cell's badge show ("partly sandboxed"); the test box's verdict names the need that grants.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from app.core.domain.permission_rules import EffectivePermissions, EffectiveRule
 from app.core.domain.sandbox import (
     ACCESS_CLASSES,
     AccessClass,
+    CliNeed,
     PathGrant,
     SandboxContext,
     SandboxPlan,
@@ -135,7 +142,51 @@ def compile_sandbox_plan(effective: EffectivePermissions | None,
         grants=tuple(PathGrant(path=p, access=frozenset(have), why="; ".join(whys),
                                create=p in create)
                      for p, (have, whys) in sorted(grants.items())),
-        fail_closed=bool(restrict), advisory=tuple(advisory))
+        fail_closed=bool(restrict), advisory=tuple(advisory),
+        exposed=exposed_by_needs(effective, root, frozenset(restrict), ctx.cli_needs))
+
+
+_VERBS: dict[AccessClass, str] = {"read": "read", "write": "write", "delete": "delete"}
+
+
+def exposed_by_needs(effective: EffectivePermissions | None, root: str,
+                     restrict: frozenset[AccessClass],
+                     needs: Iterable[CliNeed]) -> tuple[str, ...]:
+    """What the CLI's `needs` open that the rules confine (Landlock only adds rights), one line
+    each: the project root (absolute, normalised) lying beneath a need granting a class of
+    `restrict` (`/tmp`, "temporary files"), else each confined `deny` rule whose folder lies
+    beneath such a need (`effective` None: the root only). Empty when the needs leave the rules
+    enforceable. Pure."""
+    out: list[str] = []
+    root, needs = posixpath.normpath(root), tuple(needs)
+    by_path: dict[str, tuple[list[AccessClass], str]] = {}
+    for need in needs:
+        path = posixpath.normpath(need.path)
+        hit = [c for c in ACCESS_CLASSES if c in restrict and c in need.access]
+        if hit and _beneath(root, path):
+            classes, _ = by_path.setdefault(path, ([], need.why or "needed by the CLI"))
+            classes.extend(c for c in hit if c not in classes)
+    for path, (classes, why) in sorted(by_path.items()):
+        verbs = ", ".join(_VERBS[c] for c in classes)
+        out.append(f"the project lies in {path}, which every CLI may {verbs} ({why}): the OS "
+                   f"cannot enforce {verbs} rules inside this project — move the project out of "
+                   f"{path}, or accept that these rules are advisory")
+    exposed_classes = {c for classes, _ in by_path.values() for c in classes}
+    for access in ACCESS_CLASSES:
+        if effective is None or access not in restrict or access in exposed_classes:
+            continue
+        for rule in effective.rules_for(access):
+            if rule.effect != "deny" or rule.whole:
+                continue
+            for pattern in rule.patterns:
+                folder = posixpath.join(root, literal_prefix(pattern)).rstrip("/") or "/"
+                opener = next((n for n in needs if access in n.access
+                               and _beneath(folder, posixpath.normpath(n.path))), None)
+                if opener is not None:
+                    out.append(f"{rule.describe()}: {pattern} lies in {opener.path}, which "
+                               f"every CLI may {_VERBS[access]} "
+                               f"({opener.why or 'needed by the CLI'}): the OS cannot refuse it")
+    return tuple(out)
 
 
 def _grant_allowed(effective: EffectivePermissions, access: AccessClass,

@@ -107,9 +107,9 @@ class AgentSandbox:
 
     def session(self, notes: Sequence[str] = ()) -> SessionSandbox:
         """What the agent's session record keeps: the status, `notes` (the vendor projection's)
-        then the advisory lines, and whether the launch is refused."""
+        then the advisory lines, whether the launch is refused, and the plan's `exposed`."""
         return SessionSandbox(self.status, tuple(dict.fromkeys([*notes, *self.advisory])),
-                              self.refused)
+                              self.refused, self.plan.exposed if self.plan is not None else ())
 
     def confine(self, launch: LaunchPlan, idea_command: Sequence[str],
                 notes: Sequence[str] = ()) -> LaunchPlan:

@@ -53,11 +53,14 @@ class SessionSandbox:
     sandbox's `status` (`off` when nothing is posed or nothing is confined), `notes` saying
     what binds only through the CLI's settings or not at all (the vendor projection's notes,
     then the plan's advisory lines), and `refused`: the permissions demand an OS sandbox this
-    machine cannot give, so the launcher refuses to run the CLI (exit 126)."""
+    machine cannot give, so the launcher refuses to run the CLI (exit 126); `exposed`: what
+    the CLI's needs open that the rules confine (the plan's `exposed`: a project under `/tmp`),
+    so the cell says "partly sandboxed"."""
 
     status: SandboxStatus
     notes: tuple[str, ...] = ()
     refused: bool = False
+    exposed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -167,6 +167,7 @@ class PermissionTest:
     decision: Decision
     os: OsVerdict
     status: SandboxStatus
+    exposed: tuple[str, ...] = ()
 
 
 def explain_permission(doc: PermissionsDoc | None, root: str, agent_id: str | None,
@@ -177,8 +178,10 @@ def explain_permission(doc: PermissionsDoc | None, root: str, agent_id: str | No
     agent without overrides gets them) under `doc` (the saved file or the editor's draft).
 
     The OS verdict is judged against the plan this agent's launch would get: with `command`
-    (its CLI, absolute) and `needs`, the CLI's own folders are granted as at launch; without
-    them (the project defaults), only the rules' grants count. Raises `AppError(INVALID)` for
+    (its CLI, absolute; for the project defaults the service passes the shell, whose needs —
+    temp dirs, devices, caches — every CLI gets) and `needs`, the CLI's own folders are granted
+    as at launch, so a project under `/tmp` is "allowed by the kernel" (`exposed` says why);
+    without them only the rules' grants count. Raises `AppError(INVALID)` for
     an unknown capability or an empty target, and when nothing is posed (`doc` is None) with
     the field `document`.
     """
@@ -200,7 +203,8 @@ def explain_permission(doc: PermissionsDoc | None, root: str, agent_id: str | No
     status = status_of.status(plan)
     refused = plan is not None and plan.enforces and status_of.refuses(plan)
     return PermissionTest(decision, os_verdict(plan, status, capability, root, target,
-                                               refused=refused, with_cli=bool(cli)), status)
+                                               refused=refused, with_cli=bool(cli)), status,
+                          plan.exposed if plan is not None else ())
 
 
 def os_verdict(plan: SandboxPlan | None, status: SandboxStatus, capability: str, root: str,
@@ -221,7 +225,13 @@ def os_verdict(plan: SandboxPlan | None, status: SandboxStatus, capability: str,
     path = posixpath.normpath(target if target.startswith("/") else posixpath.join(root, target))
     grant = plan.grant_for(capability, path)
     if grant is not None:
-        return OsVerdict(True, True, f"the kernel allows it: beneath {grant.path} ({grant.why})")
+        base = posixpath.normpath(root)
+        holds = base != grant.path and (grant.path == "/" or base.startswith(grant.path + "/"))
+        why = (" — the project lies in it, so the OS cannot enforce this project's "
+               f"{capability} rules (move the project, or accept they are advisory)"
+               if holds else "")
+        return OsVerdict(True, True, f"the kernel allows it — granted: {grant.why} "
+                                     f"({grant.path}){why}")
     also = "" if with_cli else " (an agent's CLI also gets its own folders, temp dirs and run dir)"
     return OsVerdict(True, False, f"the kernel refuses it (EACCES): outside every {capability} "
                                   f"grant{also}")

@@ -70,7 +70,12 @@ def test_an_agent_session_carries_its_sandbox_and_denials_are_pushed() -> None:
     sandbox = SessionSandbox(SandboxStatus("degraded", "Landlock ABI 2: …"), ("note",), False)
     agent = SessionRecord("s3", "agent", "Main", "a1", sandbox=sandbox)
     assert session_dto(agent).wire()["sandbox"] == {
-        "state": "degraded", "message": "Landlock ABI 2: …", "notes": ["note"], "refused": False}
+        "state": "degraded", "message": "Landlock ABI 2: …", "notes": ["note"], "refused": False,
+        "exposed": []}
+    exposed = SessionSandbox(SandboxStatus("enforced", "Landlock ABI 7"), (), False,
+                             ("the project lies in /tmp, …",))
+    assert session_dto(SessionRecord("s4", "agent", "Main", "a1", sandbox=exposed)).wire()[
+        "sandbox"]["exposed"] == ["the project lies in /tmp, …"]
     assert "sandbox" not in session_dto(SHELL).wire()
     assert session_dto(agent.ended(0)).wire()["sandbox"]["state"] == "degraded"
     denial = Denial("cli", "Write", "/x", "EACCES", 5)
@@ -103,7 +108,7 @@ def test_a_permission_test_on_the_wire() -> None:
         "rule": {"where": "projectDefaults.rules[0]", "origin": "project", "capability": "write",
                  "effect": "allow", "patterns": ["src/**"]},
         "os": {"enforced": True, "allowed": True, "message": "the kernel allows it"},
-        "sandbox": {"state": "enforced", "message": "Landlock ABI 7"}}
+        "sandbox": {"state": "enforced", "message": "Landlock ABI 7"}, "exposed": []}
     fallback = PermissionTest(decide(effective, "write", "/q"), OsVerdict(False, None, "n"),
                               SandboxStatus("off", ""))
     assert permission_test_dto(fallback).wire()["rule"] is None

@@ -248,3 +248,55 @@ def test_no_plan_or_nothing_to_confine_leaves_the_spawn_alone() -> None:
     assert len(files) == 1 and wrapped.command == IDEA[0]
     assert wrapped.args[-3:] == ["--", "sh", "-l"]
     assert (wrapped.cwd, wrapped.env, wrapped.cols, wrapped.rows) == (RUN, {"A": "1"}, 100, 30)
+
+
+# -- what the CLI's needs open (a project under /tmp) ---------------------------------------
+TMP_ROOT = "/tmp/proj"
+TMP_CTX = SandboxContext(TMP_ROOT, f"{TMP_ROOT}/.ideai/run/a1", CTX.cli_needs)
+
+
+def test_a_project_under_a_granted_temp_dir_is_exposed_and_writable_by_the_kernel() -> None:
+    doc = PermissionsDoc.from_json({"version": 1, "projectDefaults": {"rules": [
+        rule("write", "allow", "src/**")], "fallback": "deny"}})
+    plan = compile_sandbox_plan(resolve_permissions(doc, "a1", TMP_ROOT), TMP_CTX)
+    assert plan is not None and plan.restrict == {"write"}
+    assert plan.exposed == ("the project lies in /tmp, which every CLI may write (temporary "
+                            "files): the OS cannot enforce write rules inside this project — "
+                            "move the project out of /tmp, or accept that these rules are "
+                            "advisory",)
+    grant = plan.grant_for("write", f"{TMP_ROOT}/x.txt")  # the fallback's deny is not enforced
+    assert grant is not None and grant.path == "/tmp" and grant.why == "temporary files"
+    assert plan.to_json()["exposed"] == list(plan.exposed)
+    assert SandboxPlan.from_json(json.loads(json.dumps(plan.to_json()))) == plan
+
+
+def test_a_project_outside_every_need_is_not_exposed() -> None:
+    plan = plan_of([rule("write", "allow", "src/**"), rule("delete", "deny", "src/**")])
+    assert plan.exposed == () and "exposed" not in plan.to_json()
+    # reads are open (no read rule), so /usr's read need holding nothing confined is no matter
+    assert compile_sandbox_plan(None, TMP_CTX) is None
+
+
+def test_every_confined_class_the_need_opens_is_named_once() -> None:
+    plan = plan_of([rule("write", "allow", "src/**"), rule("delete", "allow", "src/**")],
+                   ctx=TMP_CTX)
+    assert len(plan.exposed) == 1 and "may write, delete (temporary files)" in plan.exposed[0]
+
+
+def test_a_deny_rule_whose_folder_a_need_grants_is_exposed() -> None:
+    ctx = SandboxContext(ROOT, RUN, (CliNeed(f"{ROOT}/.cache", ALL, "shared caches"),))
+    plan = plan_of([rule("write", "allow", "src/**"), rule("write", "deny", ".cache/**")],
+                   ctx=ctx)
+    assert plan.exposed == (f"write deny .cache/** (project rule projectDefaults.rules[1]): "
+                            f".cache/** lies in {ROOT}/.cache, which every CLI may write "
+                            "(shared caches): the OS cannot refuse it",)
+
+
+def test_exposed_by_needs_without_rules_judges_the_root_only() -> None:
+    from app.core.domain.sandbox_compile import exposed_by_needs
+
+    needs = CTX.cli_needs
+    assert exposed_by_needs(None, "/tmp/proj/", access_set(["write", "delete"]), needs)[0] \
+        .startswith("the project lies in /tmp, which every CLI may write, delete")
+    assert exposed_by_needs(None, ROOT, access_set(["write"]), needs) == ()
+    assert exposed_by_needs(None, "/usr/src/p", access_set(["write"]), needs) == ()  # read only

@@ -255,3 +255,34 @@ def test_a_headless_turn_the_sandbox_must_refuse_is_not_run_and_says_why() -> No
     assert sessions.started == []
     [denial] = w.s.permissions.denials(ROOT, agent)
     assert denial.source == "sandbox" and denial.tool == "launch"
+
+
+TMP_ROOT = "/tmp/proj"
+SRC_ONLY = {"version": 1, "projectDefaults": {"rules": [
+    {"capability": "write", "effect": "allow", "paths": ["src/**"]}], "fallback": "deny"}}
+
+
+def test_a_project_under_tmp_is_said_exposed_and_the_test_box_follows_the_kernel() -> None:
+    w = world()
+    w.fs.dirs.add(TMP_ROOT)
+    w.s.projects.create(TMP_ROOT, "Scratch")
+    view = w.s.permissions.get(TMP_ROOT)  # nothing posed yet: the warning stands already
+    assert len(view.exposed) == 1 and view.exposed[0].startswith("the project lies in /tmp")
+    w.s.permissions.save(TMP_ROOT, SRC_ONLY)
+    found = w.s.permissions.test(TMP_ROOT, None, "write", "x.txt")  # the project defaults
+    assert found.decision.effect == "deny"  # the rules say no …
+    assert found.os.enforced and found.os.allowed is True  # … and the kernel lets it through
+    assert "granted: temporary files (/tmp)" in found.os.message
+    assert found.exposed and found.exposed[0].startswith("the project lies in /tmp")
+    agent = shell_agent_in(w, TMP_ROOT)
+    assert w.s.permissions.test(TMP_ROOT, agent, "write", "x.txt").os.allowed is True
+    session = w.s.agents.launch(TMP_ROOT, agent, w.leaf(TMP_ROOT), 80, 24).session_id
+    [started] = [e for e in w.timeline.of(SessionStarted) if e.session.session_id == session]
+    sandbox = started.session.sandbox
+    assert sandbox is not None and sandbox.status.state == "enforced"
+    assert sandbox.exposed == found.exposed  # the cell says "partly sandboxed", and why
+    assert opened().s.permissions.get(ROOT).exposed == ()
+
+
+def shell_agent_in(w: World, root: str) -> str:
+    return w.s.agents.create(root, "Main", "# Main", "shell").entry.agent_id

@@ -68,3 +68,19 @@ def test_save_creates_the_ideai_folder_and_writes_the_canonical_form() -> None:
     assert json.loads(fs.files[FILE]) == {"version": 1, "projectDefaults": {
         "rules": [], "fallback": "ask"}}
     assert fs.files[FILE].endswith("\n")
+
+
+def test_os_verdict_names_the_need_that_grants_a_project_under_tmp() -> None:
+    from app.core.domain.sandbox import PathGrant, SandboxPlan, SandboxStatus, access_set
+    from app.core.usecases.permissions import os_verdict
+
+    plan = SandboxPlan(restrict=access_set(["write"]), fail_closed=True, grants=(
+        PathGrant("/tmp", access_set(["read", "write", "delete"]), "temporary files"),
+        PathGrant("/tmp/p/src", access_set(["write"]), "write allow src/**")))
+    on = SandboxStatus("enforced", "Landlock ABI 7")
+    root_file = os_verdict(plan, on, "write", "/tmp/p", "x.txt")
+    assert root_file.enforced and root_file.allowed is True
+    assert root_file.message.startswith("the kernel allows it — granted: temporary files (/tmp)"
+                                        " — the project lies in it")
+    src = os_verdict(plan, on, "write", "/tmp/p", "src/a.py")
+    assert src.message == "the kernel allows it — granted: write allow src/** (/tmp/p/src)"

@@ -255,6 +255,11 @@ export interface SandboxStatus {
 export interface SessionSandbox extends SandboxStatus {
   notes: string[];
   refused: boolean;
+  /**
+   * What the CLI's needs open that the rules confine (the project lies in /tmp, which every
+   * CLI may write): the cell then says "partly sandboxed". Absent or empty: nothing.
+   */
+  exposed?: string[];
 }
 
 /**
@@ -449,6 +454,8 @@ export interface PermissionsInfo {
   document: PermissionsDoc | null;
   machine: SandboxStatus;
   platform: string;
+  /** Why the OS cannot enforce file rules inside this project (it lies in /tmp…); empty: it can. */
+  exposed: string[];
 }
 
 /** `permissions.test`: the decision, the rule that made it (`null`: the fallback of `origin`), and what the OS does. */
@@ -461,6 +468,8 @@ export interface PermissionTestResult {
   /** `enforced`: the kernel decides this access at the agent's launch (`allowed` then says how). */
   os: { enforced: boolean; allowed: boolean | null; message: string };
   sandbox: SandboxStatus;
+  /** The judged plan's lines on what the CLI's needs open that the rules confine. */
+  exposed: string[];
 }
 
 /** A refusal IdeA knows of for an agent: its launch refused by the sandbox, or the CLI's own report. */

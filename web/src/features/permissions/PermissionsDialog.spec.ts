@@ -206,3 +206,53 @@ describe('the cell header', () => {
     expect(badge).toHaveTextContent('no OS sandbox');
   });
 });
+
+describe('a project under /tmp, which every CLI may write', () => {
+  const SRC_ONLY: PermissionsDoc = {
+    version: 1,
+    projectDefaults: { rules: [{ capability: 'write', effect: 'allow', paths: ['src/**'] }], fallback: 'deny' },
+  };
+
+  async function openedInTmp() {
+    const h = harness({
+      projects: [project('/tmp/p', { agents: [agent('a2', 'Boxed', 'shell')] })],
+      permissions: { '/tmp/p': SRC_ONLY },
+    });
+    await openProject(h, '/tmp/p');
+    await settle();
+    return h;
+  }
+
+  it('warns in the editor that its rules cannot be enforced, and the test box says the kernel allows x.txt', async () => {
+    await openedInTmp();
+    const editor = await openProjectEditor();
+    const warning = within(editor).getByTestId('permissions-exposed');
+    expect(warning).toHaveTextContent('Rules inside this project cannot be enforced by the OS');
+    expect(warning).toHaveTextContent('the project lies in /tmp, which every CLI may write');
+    expect(warning).toHaveTextContent('Move the project elsewhere, or accept that its file rules are advisory');
+    const result = await test('write', 'x.txt');
+    expect(result).toHaveAttribute('data-effect', 'deny');
+    expect(result).toHaveAttribute('data-os-allowed', 'true');
+    expect(within(result).getByTestId('permissions-test-os')).toHaveTextContent('granted: temporary files (/tmp)');
+  });
+
+  it('shows its confined agent as partly sandboxed, the reason in the tooltip', async () => {
+    await openedInTmp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('launch-agent'));
+    await user.click(screen.getAllByTestId('launch-agent-option').find((o) => o.dataset.agentId === 'a2')!);
+    const badge = await screen.findByTestId('cell-sandbox');
+    expect(badge).toHaveAttribute('data-state', 'enforced');
+    expect(badge).toHaveAttribute('data-partly', 'true');
+    expect(badge).toHaveTextContent('partly sandboxed');
+    expect(badge.getAttribute('title')).toContain('Not enforced by the OS: the project lies in /tmp');
+  });
+
+  it('gives no warning for a project outside every temp dir', async () => {
+    await opened({ '/p': SRC_ONLY });
+    const editor = await openProjectEditor();
+    expect(within(editor).queryByTestId('permissions-exposed')).not.toBeInTheDocument();
+    const result = await test('write', 'x.txt');
+    expect(result).toHaveAttribute('data-os-allowed', 'false');
+  });
+});

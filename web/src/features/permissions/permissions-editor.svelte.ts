@@ -36,6 +36,7 @@ export class PermissionsEditorModel {
   #loadError = $state<{ code: string; message: string } | null>(null);
   #machine = $state<SandboxStatus | null>(null);
   #platform = $state('');
+  #exposed = $state.raw<string[]>([]);
   /** The draft of the whole document; `null` while nothing is posed (and not being posed). */
   #draft = $state.raw<PermissionsDoc | null>(null);
   #dirty = $state(false);
@@ -71,6 +72,11 @@ export class PermissionsEditorModel {
 
   get platform(): string {
     return this.#platform;
+  }
+
+  /** Why the OS cannot enforce file rules inside this project (it lies in /tmp…); empty: it can. */
+  get exposed(): readonly string[] {
+    return this.#exposed;
   }
 
   get draft(): PermissionsDoc | null {
@@ -141,6 +147,7 @@ export class PermissionsEditorModel {
       const info = await this.#gateway.permissions.get(this.root);
       this.#machine = info.machine;
       this.#platform = info.platform;
+      this.#exposed = info.exposed ?? [];
       this.#draft = info.document;
       this.#dirty = false;
       await this.loadDenials();

@@ -461,7 +461,12 @@ export class MockBackend {
       get: (root: string) =>
         this.#reply<PermissionsInfo>('permissions.get', [root], () => {
           this.#project(root);
-          return { document: this.permissions.get(root), machine: this.permissions.machine, platform: this.permissions.platform };
+          return {
+            document: this.permissions.get(root),
+            machine: this.permissions.machine,
+            platform: this.permissions.platform,
+            exposed: this.permissions.exposed(root),
+          };
         }),
       save: (root: string, document: PermissionsDoc) =>
         this.#reply<PermissionsDoc>('permissions.save', [root, document], () => {

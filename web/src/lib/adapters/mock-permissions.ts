@@ -19,12 +19,14 @@ import {
  * `permission_rules.decide` (the strictest matching rule, else the fallback; an agent's policy
  * replaces the project's rules capability by capability), judged by a pretend Landlock kernel
  * (a file class is confined when its default is deny; allow globs grant their literal folder,
- * plus the run dir and `/tmp`). Globs follow `.gitignore` well enough for tests: `**`, `*`, a
+ * plus the run dir and the temp dirs every CLI needs, so a project under `/tmp` is `exposed`). Globs follow `.gitignore` well enough for tests: `**`, `*`, a
  * pattern without `/` matching at any depth, a trailing `/**`.
  */
 
 const STRICTNESS: Record<Effect, number> = { allow: 0, ask: 1, deny: 2 };
 const FILES: readonly Capability[] = ['read', 'write', 'delete'];
+/** What every CLI's needs grant read/write/delete on (app/adapters/sandbox/needs.py). */
+const TEMP_DIRS: readonly string[] = ['/tmp', '/var/tmp'];
 
 /** `'corrupt'`: the file exists but does not parse (get and save answer CORRUPT_FILE). */
 export type MockPermissionsSeed = PermissionsDoc | 'corrupt';
@@ -79,7 +81,16 @@ export class MockPermissions {
     const mine = rules.filter((r) => r.rule.capability === cap);
     const decision = decide(mine, fallback, fallbackOrigin, root, cap, target);
     const sandbox = this.#status(mine, fallback, cap);
-    return { ...decision, os: this.#os(mine, fallback, root, agentId, cap, target, sandbox), sandbox };
+    const exposed = sandbox.state === 'off' ? [] : this.exposed(root);
+    return { ...decision, os: this.#os(mine, fallback, root, agentId, cap, target, sandbox), sandbox, exposed };
+  }
+
+  /** Why the OS cannot enforce file rules in `root`: it lies in a temp dir every CLI may write. */
+  exposed(root: string): string[] {
+    const temp = TEMP_DIRS.find((t) => root === t || root.startsWith(`${t}/`));
+    return temp
+      ? [`the project lies in ${temp}, which every CLI may write, delete (temporary files): the OS cannot enforce write, delete rules inside this project — move the project out of ${temp}, or accept that these rules are advisory`]
+      : [];
   }
 
   /** The sandbox an agent's launch gets (for the session DTO). */
@@ -94,7 +105,7 @@ export class MockPermissions {
     const { rules, fallback } = effective(doc, agentId);
     const confined = FILES.some((cap) => confines(rules.filter((r) => r.rule.capability === cap), fallback));
     if (!confined) return { state: 'off', message: 'the policy restricts no file access class', notes: [], refused: false };
-    return { ...this.machine, notes: ['executeBash: command rules are advisory'], refused: false };
+    return { ...this.machine, notes: ['executeBash: command rules are advisory'], refused: false, exposed: this.exposed(root) };
   }
 
   denials(agentId: string): Denial[] {
@@ -121,11 +132,18 @@ export class MockPermissions {
       return { enforced: false, allowed: null, message: `not enforced on this machine: ${status.message}` };
     }
     const path = absolute(root, target);
-    const grants = [`${root}/.ideai/run/${agentId ?? '_project'}`, ...(agentId ? ['/tmp'] : [])];
+    // every CLI's needs grant the temp dirs (the project defaults are judged with the shell's)
+    const grants = [`${root}/.ideai/run/${agentId ?? '_project'}`, ...TEMP_DIRS];
     for (const r of rules) if (r.rule.effect !== 'deny') for (const p of r.rule.paths ?? []) grants.push(prefixOf(root, p));
-    const grant = grants.find((g) => path === g || path.startsWith(`${g.replace(/\/$/, '')}/`));
+    const covering = grants.filter((g) => path === g || path.startsWith(`${g.replace(/\/$/, '')}/`));
+    const grant = covering.sort((a, b) => b.length - a.length)[0];
+    const holds = grant !== undefined && TEMP_DIRS.includes(grant) && root.startsWith(`${grant}/`);
     return grant
-      ? { enforced: true, allowed: true, message: `the kernel allows it: beneath ${grant}` }
+      ? {
+          enforced: true,
+          allowed: true,
+          message: `the kernel allows it — granted: ${TEMP_DIRS.includes(grant) ? 'temporary files' : 'a rule'} (${grant})${holds ? ` — the project lies in it, so the OS cannot enforce this project's ${cap} rules (move the project, or accept they are advisory)` : ''}`,
+        }
       : { enforced: true, allowed: false, message: `the kernel refuses it (EACCES): outside every ${cap} grant` };
   }
 }

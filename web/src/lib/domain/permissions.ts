@@ -1,4 +1,4 @@
-import type { Capability, Denial, Effect, PermissionPolicy, PermissionRule, PermissionsDoc, SandboxState, SandboxStatus } from '../ports';
+import type { Capability, Denial, Effect, PermissionPolicy, PermissionRule, PermissionsDoc, SandboxState, SandboxStatus, SessionSandbox } from '../ports';
 
 /**
  * Pure helpers of the permissions editor (docs/contracts.md §9): editing one policy of a
@@ -100,6 +100,14 @@ export const SANDBOX_LABELS: Record<SandboxState, string> = {
   off: 'not sandboxed',
   unsupported: 'no OS sandbox',
 };
+
+/** The cell header's word for a confined agent whose project the CLI's needs expose (it lies in /tmp). */
+export const PARTLY_SANDBOXED = 'partly sandboxed';
+
+/** Whether a session's sandbox confines the agent yet leaves its project open (`exposed`). */
+export function partlySandboxed(sandbox: SessionSandbox): boolean {
+  return !sandbox.refused && (sandbox.state === 'enforced' || sandbox.state === 'degraded') && (sandbox.exposed?.length ?? 0) > 0;
+}
 
 /** One line for a denial: `Write /p/x — EACCES: permission denied` (the tool, its target, why). */
 export function denialLine(denial: Denial): string {
