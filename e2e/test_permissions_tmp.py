@@ -1,4 +1,4 @@
-"""A project under /tmp in the real window (ADR 016-tmp-project-exposure): every CLI may write
+"""A project under /tmp in the real window (ADR 017): every CLI may write
 the temp dirs and Landlock only adds rights, so the project's write rules cannot bind there.
 The editor warns, its test box says the kernel allows `x.txt` (naming the temp-dir grant), the
 cell header says "partly sandboxed" with the reason in its tooltip, and the sandboxed Shell
