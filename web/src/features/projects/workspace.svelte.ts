@@ -681,7 +681,11 @@ export class Workspace {
         case 'delegation': {
           const { ticket, from, to, kind, state, reason } = event;
           tab.delegationChanged(reason === undefined ? { ticket, from, to, kind, state } : { ticket, from, to, kind, state, reason });
-          if (state === 'failed') {
+          if (state === 'failed' && reason === 'CANCELLED') {
+            // The asker left before the answer (its `idea ask` ended): not an error of `to`.
+            const message = `${tab.participantName(from)} gave up on its task for ${tab.participantName(to)}: withdrawn (an answer, if any, is only logged)`;
+            this.toasts.show({ message, tone: 'info', root: tab.root, agentId: to });
+          } else if (state === 'failed') {
             const message = `Task for ${tab.participantName(to)} from ${tab.participantName(from)} failed: ${reason ?? 'unknown reason'}`;
             this.toasts.show({ message, tone: 'error', root: tab.root, agentId: to });
           }
