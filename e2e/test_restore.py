@@ -1,7 +1,9 @@
 """Nothing killed without asking, and everything back after a restart (issue 9, items 2–3):
 the kill / keep / cancel dialog for a cell running `sleep 300`; quitting with a running agent
-asks first; the next start restores the window, its tab and layout, the shell in its folder
-with its previous output (marked restored) and the agent as resumable (Relaunch in place)."""
+asks first, and so does quitting with busy shells (one shown, one in the background): the
+question names them, Cancel keeps them, Kill and quit ends them; the next start restores
+the window, its tab and layout, the shell in its folder with its previous output (marked
+restored) and the agent as resumable (Relaunch in place)."""
 
 from __future__ import annotations
 
@@ -60,6 +62,60 @@ def test_closing_a_cell_running_sleep_asks_kill_keep_or_cancel(launch, tmp_path:
     page.locator('[data-testid="confirm-kill"]').click()
     wait_for(lambda: not Path(f"/proc/{pid}").exists(), what="sleep killed")
     cells(page).first.locator('[data-testid="open-shell"]').wait_for()
+
+
+def busy_at_quit(page) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    return list(page.evaluate("() => window.pywebview.api.windows.busyAtQuit()")["ok"])
+
+
+def test_quitting_with_busy_shells_asks_first_naming_the_one_in_the_background(
+        launch, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    app = launch(project=tmp_path / "proj", data_dir=data)
+    page = app.page
+    before = sleep_pids()
+    # A shell running `sleep 300`, then kept in the background when its cell closes.
+    hidden = open_shell(page, cells(page).first)
+    type_in(page, cells(page).first, "sleep 300\n")
+    wait_for(lambda: busy(page, hidden) == [{"sessionId": hidden, "process": "sleep"}],
+             what="the first sleep in the foreground")
+    cells(page).first.locator('[data-testid="close-cell"]').click()
+    page.locator('[data-testid="confirm-keep"]').click()
+    page.locator(f'[data-testid="show-session"][data-session-id="{hidden}"]').wait_for()
+    # A second shell, shown in the cell, running `sleep 300` too.
+    shown = open_shell(page, cells(page).first)
+    type_in(page, cells(page).first, "sleep 300\n")
+    wait_for(lambda: len(busy_at_quit(page)) == 2, what="both sleeps in the foreground")
+    pids = sleep_pids() - before
+    assert len(pids) == 2
+
+    cells(page).first.locator('[data-testid="terminal"]').click()
+    page.keyboard.press("Control+q")
+    dialog = page.locator('[data-testid="confirm-dialog"]')
+    dialog.wait_for()
+    named = page.locator('[data-testid="quit-shell"]').all_inner_texts()
+    assert len(named) == 2 and all("sleep" in n for n in named)
+    assert sum("in the background" in n for n in named) == 1
+    assert page.locator('[data-testid="confirm-keep"]').count() == 0
+    page.locator('[data-testid="confirm-cancel"]').click()
+    dialog.wait_for(state="hidden")
+    assert app.proc is not None and app.proc.poll() is None
+    assert all(Path(f"/proc/{pid}").exists() for pid in pids)
+
+    page.locator('[data-testid="window-menu"]').click()
+    page.locator('[data-testid="menu-quit"]').click()
+    kill = page.locator('[data-testid="confirm-stop-agents"]')
+    assert "Kill and quit" in kill.inner_text()
+    kill.click()
+    deadline = time.monotonic() + 30
+    while app.proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert app.proc.poll() is not None, "IdeA did not quit"
+    wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in pids),
+             what="both sleeps killed")
+    # Only the shell shown in a cell is recorded to reopen (ADR: background shells do not).
+    saved = json.loads((data / "workspace.json").read_text())
+    assert [s["sessionId"] for s in saved["restoredShells"]] == [shown]
 
 
 def test_quit_and_restart_restores_windows_tabs_shells_and_agents(launch,

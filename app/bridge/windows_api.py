@@ -93,6 +93,22 @@ class WindowsApi:
         return [{"root": a.root, "agentId": a.agent_id} for a in self._workspace.live_agents()]
 
     @exposed
+    def busyAtQuit(self) -> builtins.list[dict[str, object]]:
+        """`[{root, sessionId, title, process, background}]`: every plain shell of the app
+        (any window, shown in a cell or detached: `background` true) running a foreground
+        process other than the shell: quitting would kill it, so the page asks first."""
+        if self._inspector is None:
+            return []
+        found: builtins.list[dict[str, object]] = []
+        for shell in self._workspace.live_shells():
+            process = self._inspector.foreground(shell.session_id)
+            if process:
+                found.append({"root": shell.root, "sessionId": shell.session_id,
+                              "title": shell.title, "process": process,
+                              "background": not shell.shown})
+        return found
+
+    @exposed
     def close(self, keep: builtins.list[str] | None = None) -> None:
         """Close this window for real (the page asked what it had to); `keep`: shell session
         ids left running in the background."""

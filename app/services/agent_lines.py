@@ -101,6 +101,8 @@ class AgentLine:
     headless: bool = False
     headless_ticket: str | None = None
     waiters: dict[str, Waiter] = field(default_factory=dict)
+    #: Asks under way whose asker left (`withdraw_ask`): the turn runs on, answered to nobody.
+    orphaned: set[str] = field(default_factory=set)
     tail: deque[str] = field(default_factory=deque)
     tail_chars: int = 0
 

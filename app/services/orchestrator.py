@@ -45,6 +45,7 @@ from app.core.domain.mailbox import DEFAULT_CAPACITY, Mailbox
 from app.core.domain.sessions import TerminalChunk
 from app.core.domain.terminal_text import tail
 from app.core.domain.wait_for import WaitForGraph
+from app.core.domain.withdrawal import withdraw_ask
 from app.core.errors import (
     AGENT_ERROR,
     CANCELLED,
@@ -165,7 +166,8 @@ class OrchestratorService:
                 if line.root != root:
                     continue
                 current = line.mailbox.current
-                tickets = [(current, "active")] if current else []
+                tickets = [(current, "active")] if current and \
+                    current.id not in line.orphaned else []
                 tickets += [(t, "queued") for t in line.mailbox.waiting()]
                 out += [{"ticket": t.id, "from": t.requester or "user", "to": t.target,
                          "kind": t.kind, "state": state} for t, state in tickets]
@@ -330,18 +332,23 @@ class OrchestratorService:
         self._run(effects)
 
     def _abandoned(self, line: AgentLine, ticket_id: str, why: str) -> list[Effect]:
+        """The rules of `withdraw_ask`: a queued ask is dropped, one under way is orphaned
+        (its turn goes on, its reply is logged, answered to nobody); either way it leaves the
+        wait-for graph and is reported `failed` / `CANCELLED` now."""
         waiter = line.waiters.pop(ticket_id, None)
         if waiter is None:
             return []  # answered already
         effects: list[Effect] = [partial(waiter.settle, Outcome(code=CANCELLED, message=why))]
-        ticket = line.mailbox.withdraw(ticket_id)
-        if ticket is not None:
-            self._ask_over(line.root, ticket)
-            effects += [self._publish_delegation(line, ticket, "failed", CANCELLED),
-                        self._activity(line)]
-        elif line.mailbox.current is not None and line.mailbox.current.id == ticket_id:
-            self._ask_over(line.root, line.mailbox.current)
-        return effects
+        gone = withdraw_ask(line.mailbox, ticket_id)
+        if gone.ticket is None:
+            return effects
+        self._ask_over(line.root, gone.ticket)
+        if gone.kind == "orphaned":
+            line.orphaned.add(ticket_id)
+        log.info("%s: ask %s to %s withdrawn (%s): %s", line.root, ticket_id, line.name,
+                 gone.kind, why)
+        return effects + [self._publish_delegation(line, gone.ticket, "failed", CANCELLED),
+                          self._activity(line)]
 
     def _asker_waits(self, root: str, requester: str, ticket_id: str) -> None:
         """Agent `requester` now waits on `ticket_id`: its own turn's clock stops meanwhile."""
@@ -614,7 +621,12 @@ class OrchestratorService:
                 effects.append(partial(waiter.settle, outcome))
             if ticket.kind == "ask":
                 self._ask_over(line.root, ticket)
-            if not overdue:  # an overdue one was reported failed at its timeout
+            orphaned = ticket.id in line.orphaned  # reported failed when its asker left
+            line.orphaned.discard(ticket.id)
+            if orphaned:
+                log.info("%s: %s answered ticket %s, whose asker had left: logged only",
+                         line.root, line.name, ticket.id)
+            elif not overdue:  # an overdue one was reported failed at its timeout
                 effects.append(self._publish_delegation(line, ticket,
                                                         "failed" if outcome.code else "done",
                                                         outcome.code))
@@ -701,7 +713,8 @@ class OrchestratorService:
                 effects = [partial(waiter.settle, outcome)] if waiter is not None else []
                 if current.kind == "ask":
                     self._ask_over(line.root, current)
-                effects.append(self._publish_delegation(line, current, "failed", TIMEOUT))
+                if current.id not in line.orphaned:  # reported already when its asker left
+                    effects.append(self._publish_delegation(line, current, "failed", TIMEOUT))
                 self._arm_turn(line, self._config.turn_timeout_s)
         self._run(effects)
 

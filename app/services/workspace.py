@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from app.core.domain.layout_nodes import leaves
 from app.core.domain.workspace import (
@@ -28,6 +29,17 @@ from app.services.terminals import TerminalService
 log = logging.getLogger(__name__)
 
 Listener = Callable[[WorkspaceDoc], None]
+
+
+@dataclass(frozen=True)
+class LiveShell:
+    """A running plain shell (`live_shells`): its project `root`, `session_id`, `title` (as
+    the sessions list shows it, e.g. `bash 1`), `shown` False when it runs detached."""
+
+    root: str
+    session_id: str
+    title: str
+    shown: bool
 
 
 class WorkspaceService:
@@ -127,6 +139,21 @@ class WorkspaceService:
                     if record.kind == "agent" and record.alive and record.agent_id:
                         found.append(RunningAgent(root=handle.state.root,
                                                   agent_id=record.agent_id))
+        return found
+
+    def live_shells(self) -> list[LiveShell]:
+        """Plain shells whose process runs now, in every open project: those shown in a cell
+        and those detached ("in the background"), tab or no tab."""
+        found: list[LiveShell] = []
+        for handle in self._projects.handles():
+            with handle.lock:
+                state = handle.state
+                shown = state.shown_sessions() if handle.in_tab else set()
+                for record in state.sessions.values():
+                    if record.kind == "shell" and record.alive:
+                        found.append(LiveShell(root=state.root, session_id=record.session_id,
+                                               title=record.title,
+                                               shown=record.session_id in shown))
         return found
 
     def record_quit(self) -> WorkspaceDoc:

@@ -241,3 +241,75 @@ def test_a_matrix_that_refuses_the_sender_is_reported_to_it_with_the_rule(
     assert reply == ("Beta says: error: idea: FORBIDDEN: Beta's ipc.receives_from [human] does "
                      "not include Alpha")
     assert project.ask("Beta", "compute 1+1")["reply"] == "2"  # the user may
+
+
+def delegations_of(project: Project) -> list[Any]:
+    """Every `DelegationChanged` the bus publishes from now on."""
+    from app.core.events import DelegationChanged
+
+    seen: list[Any] = []
+    project.s.events.subscribe(lambda e: seen.append(e) if isinstance(e, DelegationChanged)
+                               else None)
+    return seen
+
+
+def launched_output(project: Project, name: str) -> str:
+    """`project.output(name)`, or "" while the agent has no session yet."""
+    view = project.s.projects.view(project.root)
+    return project.output(name) if any(a.session for a in view.agents
+                                       if a.entry.name == name) else ""
+
+
+def test_an_ask_whose_idea_client_is_killed_mid_turn_is_withdrawn(tmp_path: Path) -> None:
+    """`timeout 6 idea ask Gamma …` in Alpha's terminal (rc 124): the ask leaves the graph and
+    is reported withdrawn while Gamma works on; Gamma's later reply is logged, to nobody."""
+    container, project = make(tmp_path, names=("Alpha", "Gamma"))
+    try:
+        assert project.ask("Gamma", "compute 1+1")["reply"] == "2"  # Gamma is up
+        seen = delegations_of(project)
+        out = project.ask("Alpha", "impatient 6 Gamma: sleep 10")
+        assert out["reply"] == "gave up on Gamma (rc 124)"
+        alpha, gamma = project.agent("Alpha"), project.agent("Gamma")
+        assert "[IdeA · task from Alpha · ticket" in project.output("Gamma")  # delivered
+        asked = [e for e in seen if e.requester == alpha and e.target == gamma]
+        assert [(e.state, e.reason) for e in asked][-1] == ("failed", "CANCELLED")
+        assert [g for g in project.s.orchestrator.graph(project.root)
+                if g["from"] == alpha] == []
+        assert project.s.orchestrator.queue_depth(project.root, gamma)[0] == "busy"
+        deadline = time.monotonic() + 60
+        while "answer: slept" not in project.output("Gamma") and time.monotonic() < deadline:
+            time.sleep(0.2)
+        from app.core.domain.conversation import conversation_id
+        key = conversation_id(alpha, gamma)
+        while not [t for t in project.s.conversations.turns(project.root, key)
+                   if t.text == "slept"] and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert [t.text for t in project.s.conversations.turns(project.root, key)][-1] == "slept"
+        assert "error" not in project.output("Gamma").split("answer: slept", 1)[1]
+        assert [(e.state, e.reason) for e in seen
+                if e.requester == alpha and e.target == gamma] == \
+            [(e.state, e.reason) for e in asked]  # not reported again
+    finally:
+        container.shutdown(timeout_ms=1000)
+
+
+def test_an_ask_whose_idea_client_is_killed_while_queued_is_never_delivered(
+        tmp_path: Path) -> None:
+    container, project = make(tmp_path, names=("Alpha", "Gamma"))
+    try:
+        assert project.ask("Alpha", "compute 1")["reply"] == "1"  # Alpha is up
+        busy = threading.Thread(target=project.ask, args=("Gamma", "sleep 6"), daemon=True)
+        busy.start()
+        deadline = time.monotonic() + 60
+        while "sleep 6" not in launched_output(project, "Gamma") and \
+                time.monotonic() < deadline:
+            time.sleep(0.2)
+        out = project.ask("Alpha", "impatient 1 Gamma: compute 2+2")  # queued behind the sleep
+        assert out["reply"] == "gave up on Gamma (rc 124)"
+        gamma = project.agent("Gamma")
+        assert project.s.orchestrator.queue_depth(project.root, gamma)[1] == 0
+        busy.join(60)
+        assert project.ask("Gamma", "compute 3+3")["reply"] == "6"
+        assert "compute 2+2" not in project.output("Gamma")  # dropped from Gamma's queue
+    finally:
+        container.shutdown(timeout_ms=1000)

@@ -518,6 +518,44 @@ def test_an_asker_that_hangs_up_withdraws_its_queued_ask() -> None:
                or "hello" in injected(w, a["Alpha"].session_id))
 
 
+def test_an_asker_that_hangs_up_mid_turn_orphans_the_ask_and_its_reply_goes_to_nobody() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Gamma")
+    alpha, gamma = a["Alpha"].agent_id, a["Gamma"].agent_id
+    hangup = Hangup()
+    result: dict[str, Any] = {}
+
+    def ask() -> None:
+        try:
+            w.s.orchestrator.dispatch(ROOT, a["Alpha"], {"type": "agent.ask", "target": "Gamma",
+                                                         "task": "long work"}, hangup)
+        except AppError as exc:
+            result["code"] = exc.code
+
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    wait_until(lambda: "long work" in injected(w, a["Gamma"].session_id))
+    assert [(g["from"], g["to"]) for g in w.s.orchestrator.graph(ROOT)] == [(alpha, gamma)]
+    hangup.fire()  # `timeout 8 idea ask Gamma …` killed the client
+    thread.join(5)
+    assert result == {"code": "CANCELLED"}
+    states = [(e.state, e.reason) for e in w.timeline.of(DelegationChanged)
+              if e.requester == alpha]
+    assert states[-1] == ("failed", "CANCELLED")  # the cards stop showing it
+    assert w.s.orchestrator.graph(ROOT) == []
+    assert w.s.orchestrator.queue_depth(ROOT, gamma) == ("busy", 0)  # Gamma works on
+    # Alpha waits on nothing: Gamma may ask it (no false cycle)
+    Call(w, a["Gamma"], {"type": "agent.message", "target": "Alpha", "text": "hi"})
+    # Gamma's reply is accepted and logged, answered to nobody, and not reported again
+    w.s.orchestrator.dispatch(ROOT, a["Gamma"], {"type": "agent.reply", "result": "finished"})
+    said = [t.text for t in w.s.conversations.turns(ROOT, conversation_id(alpha, gamma))]
+    assert said[-1] == "finished"
+    after = [(e.state, e.reason) for e in w.timeline.of(DelegationChanged)
+             if e.requester == alpha]
+    assert after == states
+    wait_until(lambda: w.s.orchestrator.queue_depth(ROOT, gamma)[0] == "idle")
+
+
 def test_an_asker_that_exits_leaves_no_ticket_and_no_false_cycle() -> None:
     w = world()
     a = setup(w, "Alpha", "Beta", "Gamma")

@@ -597,6 +597,17 @@ export interface LiveAgent {
   agentId: string;
 }
 
+/**
+ * `windows.busyAtQuit()`: a plain shell of any window (shown in a cell, or detached:
+ * `background`) running a foreground process other than the shell; quitting would kill it.
+ */
+export interface BusyShellAtQuit extends BusySession {
+  root: string;
+  /** As the sessions list names it (e.g. `bash 1`). */
+  title: string;
+  background: boolean;
+}
+
 export interface WindowsGateway {
   state(): Promise<WorkspaceState>;
   /** A new empty OS window; answers its id. */
@@ -617,6 +628,8 @@ export interface WindowsGateway {
   dragEnd(screenX: number, screenY: number): Promise<string | null>;
   busy(sessionIds: string[]): Promise<BusySession[]>;
   liveAgents(): Promise<LiveAgent[]>;
+  /** Busy shells of the whole app (every window, detached ones too), asked about at quit. */
+  busyAtQuit(): Promise<BusyShellAtQuit[]>;
   /** Close this window now; `keep`: shells left running in the background. */
   close(keep?: string[]): Promise<null>;
   /** Quit IdeA: what to restore is recorded, every window closes, agents stop. */

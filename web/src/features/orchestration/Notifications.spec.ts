@@ -104,6 +104,14 @@ describe('notifications about agents out of sight', () => {
     ]);
   });
 
+  it('says an ask whose asker gave up is withdrawn, without an alarm', async () => {
+    const h = await twoProjects(false);
+    h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't5', from: 'a1', to: 'a2', kind: 'ask', state: 'failed', reason: 'CANCELLED' }] });
+    const toast = await screen.findByTestId('toast');
+    expect(toast).toHaveTextContent('Alpha gave up on its task for Beta: withdrawn');
+    expect(toast).not.toHaveAttribute('role', 'alert');
+  });
+
   it('toasts a failed delegation with its reason code, in sight or not', async () => {
     const h = await twoProjects(false);
     h.gateway.push({ events: [{ type: 'delegation', root: '/p', ticket: 't4', from: 'user', to: 'a2', kind: 'ask', state: 'failed', reason: 'TIMEOUT' }] });

@@ -3,6 +3,7 @@ import {
   type AgentActivity,
   type AppInfo,
   type BusySession,
+  type BusyShellAtQuit,
   type Escalation,
   type Gateway,
   type Profile,
@@ -63,8 +64,14 @@ export type TabEntry = { kind: 'project'; root: string; tab: ProjectTab } | { ki
 /** The answer to a confirmation: end them (`kill`; at quit: stop the agents), keep them in the background, or cancel. */
 export type Choice = 'kill' | 'keep' | 'cancel';
 
-/** A confirmation on screen: busy shells about to end (`what` closes), or agents running at quit. */
-export type QuestionBody = { kind: 'busy'; busy: BusySession[]; what: string } | { kind: 'quit'; agents: string[] };
+/** A busy shell named in the quit question: its session and how to call it. */
+export type QuitShell = { sessionId: string; label: string };
+
+/**
+ * A confirmation on screen: busy shells about to end (`what` closes), or what quitting would
+ * stop (running agents, busy shells of every window, detached ones included).
+ */
+export type QuestionBody = { kind: 'busy'; busy: BusySession[]; what: string } | { kind: 'quit'; agents: string[]; shells: QuitShell[] };
 export type Question = QuestionBody & { resolve: (choice: Choice) => void };
 
 /** Path comparison key: trailing separators dropped, backslashes unified. */
@@ -294,16 +301,27 @@ export class Workspace {
   }
 
   /**
-   * Quit IdeA: with agents running, asks first (stop them / cancel: they cannot outlive the
-   * app); what to restore is recorded by the backend.
+   * Quit IdeA: with agents running or shells busy (in any window, detached ones too), asks
+   * first in one question (kill them and quit / cancel: none can outlive the app); what to
+   * restore is recorded by the backend.
    */
   async quit(): Promise<void> {
-    const agents = await this.#gateway.windows.liveAgents().catch(() => []);
-    if (agents.length > 0) {
+    const [agents, busy] = await Promise.all([
+      this.#gateway.windows.liveAgents().catch(() => []),
+      this.#gateway.windows.busyAtQuit().catch(() => []),
+    ]);
+    if (agents.length > 0 || busy.length > 0) {
       const names = agents.map((a) => this.tabFor(a.root)?.agentName(a.agentId) ?? a.agentId);
-      if ((await this.#ask({ kind: 'quit', agents: names })) !== 'kill') return;
+      const shells = busy.map((b) => ({ sessionId: b.sessionId, label: this.#quitShellLabel(b) }));
+      if ((await this.#ask({ kind: 'quit', agents: names, shells })) !== 'kill') return;
     }
     await this.#gateway.windows.quit();
+  }
+
+  /** `bash 1 · sleep (alpha, in the background)`. */
+  #quitShellLabel(shell: BusyShellAtQuit): string {
+    const project = this.tabFor(shell.root)?.name ?? (shell.root.split(/[\\/]/).filter(Boolean).at(-1) ?? shell.root);
+    return `${shell.title} · ${shell.process} (${project}${shell.background ? ', in the background' : ''})`;
   }
 
   /** The OS window is being closed: ask about busy shells (or, for the last one, quit). */
@@ -663,7 +681,11 @@ export class Workspace {
         case 'delegation': {
           const { ticket, from, to, kind, state, reason } = event;
           tab.delegationChanged(reason === undefined ? { ticket, from, to, kind, state } : { ticket, from, to, kind, state, reason });
-          if (state === 'failed') {
+          if (state === 'failed' && reason === 'CANCELLED') {
+            // The asker left before the answer (its `idea ask` ended): not an error of `to`.
+            const message = `${tab.participantName(from)} gave up on its task for ${tab.participantName(to)}: withdrawn (an answer, if any, is only logged)`;
+            this.toasts.show({ message, tone: 'info', root: tab.root, agentId: to });
+          } else if (state === 'failed') {
             const message = `Task for ${tab.participantName(to)} from ${tab.participantName(from)} failed: ${reason ?? 'unknown reason'}`;
             this.toasts.show({ message, tone: 'error', root: tab.root, agentId: to });
           }

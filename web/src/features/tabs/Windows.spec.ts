@@ -71,6 +71,49 @@ describe('windows and tabs', () => {
     await waitFor(() => expect(h.gateway.callsOf('windows.quit')).toEqual([[]]));
   });
 
+  it('quitting with busy shells (one detached) and a running agent names them all in one question; cancel does not quit', async () => {
+    const h = harness({
+      projects: [
+        project('/work/alpha', {
+          sessions: [
+            { sessionId: 's1', kind: 'shell', alive: true, exitCode: null, title: 'bash 1' },
+            { sessionId: 's2', kind: 'shell', alive: true, exitCode: null, title: 'bash 2' },
+          ],
+          agents: [{ agentId: 'a1', name: 'Alpha', mdPath: 'agents/a.md', profileId: 'claude-code', synchronized: false, skills: [], running: true, activity: 'idle', queueDepth: 0 }],
+          layouts: { version: 1, activeId: 'L1', layouts: [{ id: 'L1', name: 'Default', kind: 'terminal', tree: { root: { type: 'leaf', node: { id: 'n1', session: 's1' } } } }] },
+        }),
+      ],
+    });
+    h.gateway.backend.busySessions.set('s1', 'sleep');
+    h.gateway.backend.busySessions.set('s2', 'vim');
+    await boot(h);
+    await h.workspace.open('/work/alpha');
+    await fireEvent.click(screen.getByTestId('window-menu'));
+    await fireEvent.click(screen.getByTestId('menu-quit'));
+    await screen.findByTestId('confirm-dialog');
+    expect(screen.getByTestId('quit-agents')).toHaveTextContent('Alpha');
+    const shells = screen.getAllByTestId('quit-shell').map((e) => e.textContent);
+    expect(shells).toEqual(['bash 1 · sleep (alpha)', 'bash 2 · vim (alpha, in the background)']);
+    expect(screen.getByTestId('confirm-stop-agents')).toHaveTextContent('Kill and quit');
+    expect(screen.queryByTestId('confirm-keep')).toBeNull();
+    await fireEvent.click(screen.getByTestId('confirm-cancel'));
+    expect(h.gateway.callsOf('windows.quit')).toEqual([]);
+    await fireEvent.click(screen.getByTestId('window-menu'));
+    await fireEvent.click(screen.getByTestId('menu-quit'));
+    await fireEvent.click(await screen.findByTestId('confirm-stop-agents'));
+    await waitFor(() => expect(h.gateway.callsOf('windows.quit')).toEqual([[]]));
+  });
+
+  it('quitting with only idle shells does not ask', async () => {
+    const h = harness({ projects: [shellIn('s1')] });
+    await boot(h);
+    await h.workspace.open('/work/alpha');
+    await fireEvent.click(screen.getByTestId('window-menu'));
+    await fireEvent.click(screen.getByTestId('menu-quit'));
+    await waitFor(() => expect(h.gateway.callsOf('windows.quit')).toEqual([[]]));
+    expect(screen.queryByTestId('confirm-dialog')).toBeNull();
+  });
+
   it('a tab moved to another window leaves this one without closing the project; one moved here opens', async () => {
     const h = harness({ projects: [project('/work/alpha'), project('/work/beta')] });
     await boot(h);

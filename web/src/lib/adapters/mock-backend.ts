@@ -47,6 +47,7 @@ import {
   type SizeMark,
   type FreshStart,
   type BusySession,
+  type BusyShellAtQuit,
   type LiveAgent,
   type WindowTabs,
   type WorkspaceState,
@@ -642,6 +643,15 @@ export class MockBackend {
       liveAgents: () =>
         this.#reply<LiveAgent[]>('windows.liveAgents', [], () =>
           [...this.projects.values()].flatMap((p) => p.agents.filter((a) => a.running).map((a) => ({ root: p.root, agentId: a.agentId }))),
+        ),
+      busyAtQuit: () =>
+        this.#reply<BusyShellAtQuit[]>('windows.busyAtQuit', [], () =>
+          [...this.busySessions].flatMap(([id, process]) => {
+            const session = this.sessions.get(id);
+            if (!session || session.kind !== 'shell' || !session.alive) return [];
+            const shown = shownSessions(this.projects.get(session.root)?.layouts ?? null).has(id);
+            return [{ root: session.root, sessionId: id, title: session.title, process, background: !shown }];
+          }),
         ),
       close: (keep?: string[]) => this.#reply('windows.close', [keep ?? []], () => null),
       quit: () => this.#reply('windows.quit', [], () => null),

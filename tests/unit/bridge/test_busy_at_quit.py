@@ -1,0 +1,77 @@
+"""Quitting asks about every busy shell of the app (issue 9 item 2): `windows.busyAtQuit`
+names the plain shells of every open project, shown in a cell or detached, whose terminal
+runs a foreground process other than the shell; idle shells, ended ones and agents are not
+named."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from app.adapters.stores.workspace_store import JsonWorkspaceStore
+from app.bridge.windows_api import WindowsApi
+from app.core.domain.layout import LayoutDoc
+from app.core.domain.sessions import SessionRecord
+from app.core.usecases.project_state import ProjectState
+from app.services.open_projects import OpenProjects
+from app.services.terminal_bus import TerminalOutputBus
+from app.services.workspace import WorkspaceService
+from tests.unit.fakes import FakeEventSink, FakeFileSystem
+
+
+class ForegroundOf:
+    """A process inspector answering a fixed foreground process per session."""
+
+    def __init__(self, running: dict[str, str]) -> None:
+        self._running = running
+
+    def foreground(self, session_id: str) -> str | None:
+        return self._running.get(session_id)
+
+    def cwd(self, session_id: str) -> str | None:
+        return None
+
+
+def layouts_showing(session_id: str) -> LayoutDoc:
+    return LayoutDoc.model_validate({"version": 1, "activeId": "L1", "layouts": [
+        {"id": "L1", "name": "Default", "kind": "terminal",
+         "tree": {"root": {"type": "leaf", "node": {"id": "n1", "session": session_id}}}}]})
+
+
+def state(root: str, shown: str, *records: SessionRecord) -> ProjectState:
+    return ProjectState(root, root.rsplit("/", 1)[-1], None, None, layouts_showing(shown),
+                        sessions={r.session_id: r for r in records})
+
+
+def test_busy_shells_of_every_project_shown_or_detached_are_named_at_quit() -> None:
+
+    projects = OpenProjects()
+    projects.add(state("/w/alpha", "s1",
+                       SessionRecord("s1", "shell", "bash 1"),
+                       SessionRecord("s2", "shell", "bash 2"),
+                       SessionRecord("s3", "shell", "bash 3"),
+                       SessionRecord("s4", "shell", "bash 4", alive=False),
+                       SessionRecord("a1", "agent", "Alpha", agent_id="alpha")))
+    projects.add(state("/w/beta", "none", SessionRecord("s5", "shell", "bash 1")))
+    inspector = ForegroundOf({"s1": "sleep", "s2": "sleep", "s4": "vim", "a1": "node",
+                              "s5": "top"})
+    workspace = WorkspaceService(JsonWorkspaceStore(FakeFileSystem({"/data"}), "/data"),
+                                 FakeEventSink(), projects, TerminalOutputBus(), inspector)
+    api = WindowsApi("w1", SimpleNamespace(), SimpleNamespace(),  # type: ignore[arg-type]
+                     workspace, inspector)
+
+    reply = api.busyAtQuit()
+
+    assert reply == {"ok": [
+        {"root": "/w/alpha", "sessionId": "s1", "title": "bash 1", "process": "sleep",
+         "background": False},
+        {"root": "/w/alpha", "sessionId": "s2", "title": "bash 2", "process": "sleep",
+         "background": True},
+        {"root": "/w/beta", "sessionId": "s5", "title": "bash 1", "process": "top",
+         "background": True},
+    ]}
+
+
+def test_without_an_inspector_nothing_is_named() -> None:
+    api = WindowsApi("w1", SimpleNamespace(), SimpleNamespace(),  # type: ignore[arg-type]
+                     SimpleNamespace(), None)  # type: ignore[arg-type]
+    assert api.busyAtQuit() == {"ok": []}
