@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from app.core.domain.activity import Activity, PromptWatch
 from app.core.domain.mailbox import Mailbox
+from app.core.domain.shell_input import TaskInput
 from app.services.scheduler import Timer
 
 #: Output of the current turn kept for a `NO_REPLY` answer (characters).
@@ -79,6 +80,8 @@ class AgentLine:
     prompt_pattern: str | None = None
     submit_sequence: str | None = None
     submit_delay_ms: int | None = None
+    #: How its terminal takes a typed task (`shell`: typed as a no-op, `shell_input`).
+    task_input: TaskInput = "prompt"
     blocked_on: str | None = None
     delivery: Delivery | None = None
     #: A window's portal last said the human's line has text on it (headless typing waits).

@@ -43,6 +43,7 @@ from app.core.domain.denials import DENIAL_HOOKS, denial_from_hook
 from app.core.domain.headless import engine_session_id
 from app.core.domain.mailbox import DEFAULT_CAPACITY, Mailbox
 from app.core.domain.sessions import TerminalChunk
+from app.core.domain.shell_input import task_input_of
 from app.core.domain.terminal_text import tail
 from app.core.domain.wait_for import WaitForGraph
 from app.core.domain.withdrawal import withdraw_ask
@@ -495,11 +496,12 @@ class OrchestratorService:
         effects: list[Effect] = [self._activity(line),
                                  self._publish_delegation(line, ticket, "active"),
                                  lambda: self._conversations.prompt(root, ticket)]
-        text = delivered_text(ticket)
+        text = delivered_text(ticket, task_input=line.task_input)
         if len(text.encode("utf-8")) > MAX_TYPED_BYTES:
             path = ideai_path(root, "tasks", f"{ticket.id}.md")
-            text = delivered_text(ticket, task_file=path)
-            effects.append(partial(self._keep_task, path, task_file_text(ticket)))
+            text = delivered_text(ticket, task_file=path, task_input=line.task_input)
+            effects.append(partial(self._keep_task, path,
+                                   task_file_text(ticket, line.task_input)))
         line.delivery = Delivery(ticket.id, text)
         return effects + self._route(line)
 
@@ -744,6 +746,7 @@ class OrchestratorService:
                 line.prompt_pattern = profile.prompt_ready_pattern
                 line.submit_sequence = profile.submit_sequence
                 line.submit_delay_ms = profile.submit_delay_ms
+            line.task_input = task_input_of(profile) if profile is not None else "prompt"
             self._by_session[session_id] = line
             effects = [self._activity(line)]
         self._run(effects)

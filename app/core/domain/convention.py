@@ -65,10 +65,12 @@ def project_section(project_root: str, cwd: str | None = None) -> str:
     return "\n\n".join(lines)
 
 
-def orchestration_section(agent_name: str, teammates: Sequence[str], mcp_tools: bool) -> str:
+def orchestration_section(agent_name: str, teammates: Sequence[str], mcp_tools: bool,
+                          shell: bool = False) -> str:
     """How agent `agent_name` delegates through IdeA (the convention file's Orchestration
     section): its teammates' names, the MCP tools when its CLI has IdeA's MCP server
-    (`mcp_tools`), and always the `idea` command, which works from any shell."""
+    (`mcp_tools`), and always the `idea` command, which works from any shell. `shell`: the
+    agent's terminal is a shell, where a task arrives as the no-op `: '…'` (`shell_input`)."""
     team = ", ".join(teammates) if teammates else "none yet"
     lines = [
         f"You are **{agent_name}**, one agent of an IdeA project. Other agents: {team}.",
@@ -90,10 +92,19 @@ def orchestration_section(agent_name: str, teammates: Sequence[str], mcp_tools: 
         "`idea agents`,",
         '- `idea reply --ticket <ticket> "result"`.',
         "",
-        "A task from another agent or from the user arrives typed into your terminal as "
-        "`[IdeA · task from <name> · ticket <id>] <task>`. Do it, then always answer with "
-        "`idea_reply` (or `idea reply`) and that ticket: the asker waits for your answer.",
     ]
+    if shell:
+        lines.append(
+            "A task from another agent or from the user arrives typed into your terminal as "
+            "the shell no-op `: '[IdeA · task from <name> · ticket <id>] <task>'` (shown, "
+            "never run). Do it, then always answer with `idea reply --ticket <id> \"result\"`: "
+            "the asker waits for your answer.")
+    else:
+        how = "`idea_reply` (or `idea reply`)" if mcp_tools else "`idea reply --ticket <id>`"
+        lines.append(
+            "A task from another agent or from the user arrives typed into your terminal as "
+            f"`[IdeA · task from <name> · ticket <id>] <task>`. Do it, then always answer with "
+            f"{how} and that ticket: the asker waits for your answer.")
     return "\n".join(lines)
 
 

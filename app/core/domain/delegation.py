@@ -15,6 +15,7 @@ from pydantic.alias_generators import to_camel
 
 from app.core.domain.documents import first_error
 from app.core.domain.packets import ANSWER_SIGNALS, REQUEST_SIGNALS, Signal, Zone, check_packet
+from app.core.domain.shell_input import TaskInput, shell_noop
 from app.core.errors import INVALID, AppError
 
 #: Longest task or message text accepted (characters).
@@ -214,11 +215,15 @@ def _is_control(ch: str) -> bool:
     return code < 0x20 or 0x7F <= code <= 0x9F
 
 
-def delivered_text(ticket: Ticket, task_file: str | None = None) -> str:
+def delivered_text(ticket: Ticket, task_file: str | None = None,
+                   task_input: TaskInput = "prompt") -> str:
     """The line typed into the target's terminal for `ticket` (no newline: the profile's submit
     sequence follows), printable characters only (`printable_line`). With `task_file` (the
     task was too long to type, `MAX_TYPED_BYTES`), the line shows the task's beginning and
-    points to the file holding all of it.
+    points to the file holding all of it. With `task_input` `shell` (the terminal is a shell,
+    `shell_input.task_input_of`) the line is the no-op `: '<line>'` (`shell_noop`): it shows
+    and never runs, and it tells to answer with the `idea reply` command only (a shell has no
+    MCP tool).
     """
     what = "handoff" if ticket.signal == "HANDOFF" else "task"
     extra = []
@@ -229,23 +234,30 @@ def delivered_text(ticket: Ticket, task_file: str | None = None) -> str:
     if ticket.decision and task_file is None:
         extra.append(f"decision so far: {ticket.decision}")
     scope = f" ({'; '.join(extra)})" if extra else ""
-    answer = (f" (answer with idea_reply, ticket {ticket.id}, or: idea reply --ticket "
-              f"{ticket.id} \"…\")") if ticket.kind == "ask" else ""
+    shell = task_input == "shell"
+    answer = "" if ticket.kind != "ask" else (
+        f" (answer with: idea reply --ticket {ticket.id} \"…\")" if shell else
+        f" (answer with idea_reply, ticket {ticket.id}, or: idea reply --ticket "
+        f"{ticket.id} \"…\")")
     body = ticket.text
     if task_file is not None:
         preview = printable_line(ticket.text)[:TASK_PREVIEW_CHARS]
         body = (f"The whole {what} ({len(ticket.text):,} characters) is in the file "
                 f"{task_file} - read it first. It begins: {preview}…")
-    return printable_line(f"[IdeA · {what} from {ticket.label} · ticket {ticket.id}] "
+    line = printable_line(f"[IdeA · {what} from {ticket.label} · ticket {ticket.id}] "
                           f"{body}{scope}{answer}")
+    return shell_noop(line) if shell else line
 
 
-def task_file_text(ticket: Ticket) -> str:
+def task_file_text(ticket: Ticket, task_input: TaskInput = "prompt") -> str:
     """The Markdown file holding a task too long to type: the request's header and its text
-    as given (newlines kept)."""
+    as given (newlines kept). For a shell (`task_input` `shell`) it names the `idea reply`
+    command only."""
     lines = [f"# {'Handoff' if ticket.signal == 'HANDOFF' else 'Task'} from {ticket.label}",
              "", f"Ticket: {ticket.id}"]
-    if ticket.kind == "ask":
+    if ticket.kind == "ask" and task_input == "shell":
+        lines.append(f"Answer with: idea reply --ticket {ticket.id} \"…\"")
+    elif ticket.kind == "ask":
         lines.append(f"Answer with idea_reply (ticket {ticket.id}) or: idea reply --ticket "
                      f"{ticket.id} \"…\"")
     if ticket.files:

@@ -102,8 +102,8 @@ class Profile(Document):
 
     JSON: `{"id", "name", "command", "args", "env"?, "contextInjection", "detect"?,
     "cwdTemplate", "projectAccess"?, "session"?, "structured"?, "structuredAdapter"?,
-    "promptReadyPattern"?, "submitSequence"?, "submitDelayMs"?, "projector"?, "enabled"?,
-    ...unknown}`; the optional keys are left out when `None`/empty (`"detect": null` loads as
+    "promptReadyPattern"?, "submitSequence"?, "submitDelayMs"?, "projector"?, "taskInput"?,
+    "enabled"?, ...unknown}`; the optional keys are left out when `None`/empty (`"detect": null` loads as
     `None`), `enabled` when true. `command` is a name looked up on the app's `PATH` or an
     absolute path. `args` and the values of `env` may hold the placeholders of `expand`.
     `cwdTemplate` is `{agentRunDir}` (the default: the CLI reads its convention file from
@@ -111,7 +111,8 @@ class Profile(Document):
     to the CLI (`claude-code`, `codex`, `gemini`; none = the `idea` command only).
     `structuredAdapter` is the original IdeA's spelling of a headless adapter (kept as read;
     `structured_of` reads both). `enabled: false` keeps a profile the user configured but does
-    not offer to agents.
+    not offer to agents. `taskInput` (`prompt`|`shell`) says how its terminal takes a typed
+    task; left out, `shell_input.task_input_of` derives it (a shell for an empty command).
     """
 
     id: str
@@ -131,6 +132,7 @@ class Profile(Document):
     submit_sequence: str | None = Field(default=None, exclude_if=is_none)
     submit_delay_ms: StrictInt | None = Field(default=None, exclude_if=is_none)
     projector: str | None = Field(default=None, exclude_if=is_none)
+    task_input: Literal["prompt", "shell"] | None = Field(default=None, exclude_if=is_none)
     enabled: StrictBool = Field(default=True, exclude_if=_not_enabled)
 
     @field_validator("structured", mode="before")

@@ -21,6 +21,7 @@ from app.core.domain.layout import LayoutDoc
 from app.core.domain.layout_nodes import find_leaf, leaves
 from app.core.domain.profiles import Profile, resume_args
 from app.core.domain.sessions import SessionRecord
+from app.core.domain.shell_input import task_input_of
 from app.core.errors import (
     AGENT_ALREADY_RUNNING,
     COMMAND_NOT_FOUND,
@@ -202,7 +203,8 @@ class LaunchAgent:
             projection = self._projector.project(profile, delegation)
             others = [a.name for a in require_manifest(project).agents
                       if a.agent_id != agent.agent_id]
-            orchestration = orchestration_section(agent.name, others, projection.mcp)
+            orchestration = orchestration_section(agent.name, others, projection.mcp,
+                                                  task_input_of(profile) == "shell")
         projection, notes = self._sandboxes.project(profile, sandbox, projection)
         plan = plan_launch(project_root=project.root, run_dir=run_dir, agent_id=agent.agent_id,
                            profile=profile, command=resolved,

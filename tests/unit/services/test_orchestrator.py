@@ -19,7 +19,7 @@ from tests.unit.services.world import ROOT, World, world
 PORTAL_PROFILE = Profile(id="tui", name="TUI", command="/bin/bash",
                          context_injection=ContextInjection(strategy="env", target="CONTEXT.md",
                                                             var="IDEA_CONTEXT_FILE"),
-                         prompt_ready_pattern="tui> ")
+                         prompt_ready_pattern="tui> ", task_input="prompt")
 
 
 class Call:
@@ -84,7 +84,9 @@ def test_an_ask_is_typed_headless_and_the_reply_comes_back_inline() -> None:
     ask = Call(w, a["Alpha"], {"type": "agent.ask", "target": "beta", "task": "sum\n1 2"})
     wait_until(lambda: injected(w, a["Beta"].session_id))
     text = injected(w, a["Beta"].session_id)
-    assert text.startswith("[IdeA · task from Alpha · ticket ") and "] sum 1 2 (answer" in text
+    # Beta runs the Shell profile: the task comes as a no-op the shell shows and never runs
+    assert text.startswith(": '[IdeA · task from Alpha · ticket ") and "] sum 1 2 (answer" in text
+    assert "idea_reply" not in text and "(answer with: idea reply --ticket " in text
     w.clock.advance(0.06)
     assert injected(w, a["Beta"].session_id).endswith("\r")  # the submit after the delay
     ticket = text.split("ticket ")[1].split("]")[0]
@@ -593,11 +595,31 @@ def test_a_task_cannot_press_keys_and_a_long_one_is_kept_in_a_file() -> None:
     Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": long_task})
     wait_until(lambda: "line one" in injected(w, a["Beta"].session_id))
     line = injected(w, a["Beta"].session_id)[len(typed):]
-    assert len(line.encode()) < 4_000 and "(answer with idea_reply" in line
+    assert len(line.encode()) < 4_000 and "(answer with: idea reply --ticket" in line
     path = line.split("is in the file ")[1].split(" - read it first")[0]
     assert path.startswith(f"{ROOT}/.ideai/tasks/") and path.endswith(".md")
     kept = w.fs.read_text(path)
     assert kept is not None and long_task in kept and "Task from Alpha" in kept
+    assert "idea_reply" not in kept and "Answer with: idea reply --ticket" in kept
+
+
+def test_a_tui_gets_the_task_as_typed_and_a_shell_gets_it_as_a_no_op() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta", profile="tui")
+    Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "hi; touch x #"})
+    wait_until(lambda: "touch" in injected(w, a["Beta"].session_id))
+    text = injected(w, a["Beta"].session_id)
+    ticket = text.split("ticket ")[1].split("]")[0]
+    assert text == (f"[IdeA · task from Alpha · ticket {ticket}] hi; touch x # (answer with "
+                    f"idea_reply, ticket {ticket}, or: idea reply --ticket {ticket} \"…\")")
+    w2 = world()
+    b = setup(w2, "Alpha", "Beta")
+    Call(w2, b["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "it's; touch x #"})
+    wait_until(lambda: "touch" in injected(w2, b["Beta"].session_id))
+    text = injected(w2, b["Beta"].session_id)
+    ticket = text.split("ticket ")[1].split("]")[0]
+    assert text == (f": '[IdeA · task from Alpha · ticket {ticket}] it'\\''s; touch x # "
+                    f"(answer with: idea reply --ticket {ticket} \"…\")'")
 
 
 def test_a_prompt_inside_the_typed_task_is_its_echo_not_the_cli_coming_back() -> None:

@@ -64,6 +64,8 @@ export interface Profile {
   promptReadyPattern?: string;
   submitSequence?: string;
   submitDelayMs?: number;
+  /** How its terminal takes a typed task: `shell` gets it as the no-op `: '…'`; omitted: derived (contracts §7.2). */
+  taskInput?: 'prompt' | 'shell';
   /** `false`: configured but not offered to agents (omitted when true). */
   enabled?: boolean;
   [extra: string]: unknown;

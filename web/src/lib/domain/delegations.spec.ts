@@ -103,4 +103,8 @@ describe('requesterInText', () => {
     expect(requesterInText('[IdeA · task from Alpha · ticket t1] review (answer …)')).toBe('Alpha');
     expect(requesterInText('plain text')).toBeNull();
   });
+  it('reads it in the shell no-op a Shell agent gets too', () => {
+    expect(requesterInText(": '[IdeA · task from Alpha · ticket t1] it'\\''s (answer with: idea reply …)'")).toBe('Alpha');
+    expect(requesterInText(": '[IdeA · task from O'\\''Neil · ticket t1] x'")).toBe("O'Neil");
+  });
 });

@@ -104,9 +104,15 @@ export function attentionMessage(kind: AttentionKind, name: string, count = 1): 
   }
 }
 
-/** The requester named in a delivered text's prefix `[IdeA · task from <A> · ticket <id>]`. */
+/**
+ * The requester named in a delivered text's prefix `[IdeA · task from <A> · ticket <id>]`, also
+ * in the shell no-op a Shell agent gets, `: '[IdeA · task from <A> · ticket <id>] …'` (its
+ * `'\''` and `'\\'` read back as `'` and `\`; docs/contracts.md §7.2).
+ */
 export function requesterInText(text: string): string | null {
-  const match = /^\[IdeA · task from (.+?) · ticket [^\]]*\]/.exec(text);
+  const shell = text.startsWith(": '");
+  const line = shell ? text.slice(3).replaceAll("'\\''", "'").replaceAll("'\\\\'", '\\') : text;
+  const match = /^\[IdeA · (?:task|handoff) from (.+?) · ticket [^\]]*\]/.exec(line);
   return match ? match[1] : null;
 }
 

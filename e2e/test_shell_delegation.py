@@ -1,0 +1,57 @@
+"""A task delegated to a Shell agent (the user's shell in a PTY) in the real window: it shows in
+the target's terminal as the no-op `: '…'` and never runs, whatever it holds (the fresh-user
+trial: `idea ask Gamma 'hi; touch /tmp/trial-pwned #'` created the file), and the answer typed
+in the target's terminal with `idea reply` still comes back to the asker."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from e2e.test_agents import create_agent, launch_in, session_of
+from e2e.test_delegation import activity
+from e2e.ui import cell_menu, cells, terminal_text, type_in, wait_for, wait_terminal
+
+
+def test_a_task_reaches_a_shell_agent_visibly_and_never_runs(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    marker = tmp_path / "trial-pwned"
+    app = launch(project=tmp_path / "proj")
+    page = app.page
+    create_agent(page, "Alpha", "Shell", "You delegate.")
+    create_agent(page, "Gamma", "Shell", "You compute.")
+    cell_menu(cells(page).first, "split-row")
+    wait_for(lambda: cells(page).count() == 2, what="2 cells")
+    launch_in(page, 0, "Alpha")
+    alpha = session_of(page, 0)
+    launch_in(page, 1, "Gamma")
+    gamma = session_of(page, 1)
+    # A short prompt: bash redraws a wrapped long prompt on every resize, erasing lines above.
+    for index, session in ((0, alpha), (1, gamma)):
+        type_in(page, cells(page).nth(index), "PS1='$ '; echo ready-$((20+1))\n")
+        wait_terminal(page, session, "ready-21")
+    wait_for(lambda: activity(page, "Gamma") == "idle", what="Gamma settled")
+
+    type_in(page, cells(page).nth(0), f"idea ask Gamma 'hi; touch {marker} #' "
+                                      "&& echo asked-$((1+2))\n")
+
+    # Gamma's own terminal shows the task, as a no-op naming how to answer, and runs nothing.
+    text = wait_terminal(page, gamma, ": '[IdeA · task from Alpha · ticket ", timeout_s=30)
+    wait_terminal(page, gamma, f"hi; touch {marker} # (answer with: idea reply --ticket ")
+    found = re.search(r": '\[IdeA · task from Alpha · ticket ([^\]\s]+)\]", text)
+    assert found, text
+    ticket = found.group(1)
+    assert "idea_reply" not in terminal_text(page, gamma)
+    type_in(page, cells(page).nth(1), "echo gamma-$((3+4))\n")  # its prompt is back after it
+    wait_terminal(page, gamma, "gamma-7")
+    gamma_text = terminal_text(page, gamma)
+    assert "syntax error" not in gamma_text and "command not found" not in gamma_text
+    assert not marker.exists()
+    assert activity(page, "Gamma") == "busy"
+
+    # Gamma answers from its terminal; the answer comes back to Alpha's `idea ask`.
+    type_in(page, cells(page).nth(1), f'idea reply --ticket {ticket} "4"\n')
+    wait_terminal(page, alpha, "asked-3", timeout_s=30)
+    alpha_lines = [line.strip() for line in terminal_text(page, alpha).splitlines()]
+    assert alpha_lines[alpha_lines.index("asked-3") - 1] == "4"
+    wait_for(lambda: activity(page, "Gamma") == "idle", timeout_s=30, what="Gamma idle again")
+    assert not marker.exists()
