@@ -3,7 +3,7 @@
 A TUI agent (Claude Code, Codex…) takes the typed line as a prompt. A shell (the `shell`
 profile: the user's `$SHELL` in a PTY) would *run* it: `what is 2+2` is a syntax error, and
 `hi; touch x #` runs `touch`. For such a terminal the task is typed as an inert command line,
-`: '<text>'`, which every shell shows (its echo) and runs as a no-op (ADR 016). Pure.
+`: '<text>'`, which every shell shows (its echo) and runs as a no-op (ADR 019). Pure.
 """
 
 from __future__ import annotations
