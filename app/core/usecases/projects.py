@@ -82,7 +82,7 @@ class OpenProject:
         if not self._fs.is_dir(ideai_path(root)):
             if not create_if_missing:
                 if not self._fs.is_dir(root):
-                    raise AppError(NOT_FOUND, f"not an IdeA project: {root} is missing",
+                    raise AppError(NOT_FOUND, f"no such folder: {root}",
                                    {"root": root, "reason": "folderMissing"})
                 raise AppError(NOT_FOUND, f"not an IdeA project yet: {ideai_path(root)} is "
                                "missing", {"root": root, "reason": "notAProject"})
