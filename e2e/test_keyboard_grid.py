@@ -186,7 +186,7 @@ def test_workspace_naming_a_missing_folder_relocate_and_remove(launch, tmp_path:
     field.fill(str(tmp_path / "elsewhere"))
     view.locator('[data-testid="relocate-submit"]').click()
     refused = view.locator('[data-testid="relocate-error"]').inner_text()
-    assert "elsewhere" in refused and "missing" in refused, refused
+    assert "elsewhere" in refused and "no such folder" in refused, refused
     assert moved_tab.count() == 1  # the tab stays until a folder opens
     field.fill(str(new))
     view.locator('[data-testid="relocate-submit"]').click()

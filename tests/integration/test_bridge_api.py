@@ -126,7 +126,7 @@ def test_errors_are_answered_in_the_envelope_with_stable_codes(door: Door, tmp_p
     answer = door.api.projects.open(str(tmp_path / "not-a-project"))
     assert set(answer) == {"error"}
     assert answer["error"]["code"] == "NOT_FOUND"
-    assert "not an IdeA project" in answer["error"]["message"]
+    assert "no such folder" in answer["error"]["message"]
 
 
 def test_shell_round_trip_with_offsets_from_the_source(door: Door, tmp_path: Path) -> None:
