@@ -10,7 +10,9 @@ EROFS "Read-only file system") after a `name:` prefix (after the prompt, when th
 - dash: `sh: 1: cannot create /p/x: Permission denied`
 - bash: `bash: /p/x: Permission denied`, `bash: line 1: /p/x: Permission denied`
 - coreutils: `touch: cannot touch '/p/x': Permission denied`,
-  `mkdir: cannot create directory '/p/d': Permission denied`
+  `mkdir: cannot create directory '/p/d': Permission denied`,
+  `mktemp: failed to create file via template '/p/t.XXXX': Permission denied` (a shell's
+  start-up files run it: pyenv's init, for one)
 - Python: `PermissionError: [Errno 13] Permission denied: '/p/x'`
 """
 
@@ -24,8 +26,9 @@ from app.core.domain.denials import Denial
 MAX_LINE = 2_000
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]")
 _REFUSAL = r"(?P<why>Permission denied|Operation not permitted|Read-only file system)"
-#: `tool: [line N: | N: ][cannot <verb> [kind] ]['"]target['"]: <why>`
-_SHELL = re.compile(r"(?:^|\s)(?P<tool>[\w.+/-]+): (?:(?:line )?\d+: )?(?:cannot [a-z]+(?: [a-z]+)*? )?"
+#: `tool: [line N: | N: ][cannot|failed to <verb> [words] ]['"]target['"]: <why>`
+_SHELL = re.compile(r"(?:^|\s)(?P<tool>[\w.+/-]+): (?:(?:line )?\d+: )?"
+                    r"(?:(?:cannot|failed to) [a-z]+(?: [a-z]+)*? )?"
                     r"['‘\"]?(?P<target>[^'‘’\"]+?)['’\"]?: " + _REFUSAL + r"\s*$")
 #: `PermissionError: [Errno 13] Permission denied: '/p/x'`
 _PYTHON = re.compile(r"(?:^|\s)(?P<tool>\w+Error): \[Errno \d+\] " + _REFUSAL

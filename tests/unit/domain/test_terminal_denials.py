@@ -15,6 +15,8 @@ from app.core.domain.terminal_denials import TerminalDenialScanner, terminal_den
     ("touch: cannot touch '/p/side/y': Permission denied", "touch", "/p/side/y", "EACCES"),
     ("mkdir: cannot create directory ‘/p/d’: Permission denied", "mkdir", "/p/d", "EACCES"),
     ("rm: cannot remove '/p/z': Operation not permitted", "rm", "/p/z", "EPERM"),
+    ("mktemp: failed to create file via template '/h/.pyenv/shims/.s.XXXX': Permission denied",
+     "mktemp", "/h/.pyenv/shims/.s.XXXX", "EACCES"),
     ("PermissionError: [Errno 13] Permission denied: '/p/q'", "PermissionError", "/p/q",
      "EACCES"),
 ])
