@@ -9,6 +9,7 @@ being refused, and a pipe squatted by another user being refused by the client â
 has one user; both checks are exercised on the accepting side only (same user: accepted).
 """
 
+# ruff: noqa: E402 - the Windows-only imports come after the importorskip
 from __future__ import annotations
 
 import json
@@ -21,14 +22,14 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-if sys.platform != "win32":
-    pytest.skip("named-pipe endpoint: Windows only (Unix sockets are tested in "
-                "test_endpoint_unix_socket.py)", allow_module_level=True)
+# pywin32 exists only on Windows (pyproject marker): elsewhere the module is skipped.
+win32security = pytest.importorskip(
+    "win32security", reason="named-pipe endpoint: Windows only (Unix sockets are tested in "
+    "test_endpoint_unix_socket.py)")
 
 import anyio
 import anyio.to_thread
 import mcp_types as types
-import win32security
 from mcp import StdioServerParameters
 from mcp.client.session import ClientSession
 from mcp.client.stdio import stdio_client
