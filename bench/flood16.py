@@ -1,6 +1,7 @@
 """Sixteen terminals flooding at once in one IdeA window, plus one quiet terminal (issue 11).
 
     .venv/bin/python bench/flood16.py [--floods 16] [--keys 60] [--menus 10] [--json out.json]
+        [--feed chunkChars=65536 --feed maxOutstanding=4]
 
 The real app under Xvfb with a grid of floods + 1 cells (seeded in `.ideai/layouts.json`). Each
 flooding cell runs ``while :; do cat payload; done``; once all stream, measured in the page:
@@ -42,7 +43,7 @@ def stats(values: list[float]) -> dict[str, float]:
 
 
 def run(floods: int, keys: int, menus: int, settle_s: float,
-        app_env: dict[str, str] | None = None) -> dict[str, Any]:
+        app_env: dict[str, str] | None = None, feed: dict[str, int] | None = None) -> dict[str, Any]:
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="idea-flood16-") as tmp_s, sync_playwright() as pw:
         tmp = Path(tmp_s)
@@ -56,6 +57,8 @@ def run(floods: int, keys: int, menus: int, settle_s: float,
             try:
                 page = app.start()
                 wait_cells(page, floods + 1)
+                if feed:
+                    page.evaluate("(t) => window.__ideaFeed.tune(t)", feed)
                 sessions = [open_shell(page, cells(page).nth(i)) for i in range(floods + 1)]
                 quiet_cell, quiet = cells(page).nth(floods), sessions[floods]
                 start_quiet_cat(page, quiet_cell, quiet)
@@ -89,6 +92,7 @@ def run(floods: int, keys: int, menus: int, settle_s: float,
             xvfb.stop()
     return {
         "floods": floods,
+        "feed": feed or {},
         "quietEcho": {"arrive": stats([k["arrive"] for k in key_results]),
                       "painted": stats([k["painted"] for k in key_results])},
         "menuOpenPaintedMs": stats(menu_ms),
@@ -127,9 +131,12 @@ def main() -> int:
     parser.add_argument("--settle", type=float, default=3.0, help="seconds of flood before measuring")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--app-env", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--feed", action="append", default=[], metavar="NAME=VALUE",
+                        help="the page's feed tuning (ADR 020): chunkChars, maxOutstanding, directChars")
     args = parser.parse_args()
     result = run(args.floods, args.keys, args.menus, args.settle,
-                 dict(item.split("=", 1) for item in args.app_env))
+                 dict(item.split("=", 1) for item in args.app_env),
+                 {k: int(v) for k, v in (item.split("=", 1) for item in args.feed)})
     print(table(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")

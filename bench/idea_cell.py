@@ -123,12 +123,15 @@ def flood(page: Page, cell: Locator, session: str, command: str, marker: str, ti
 
 def run_idea(pw: Playwright, tmp: Path, payload: Path, nonce: str, keys: int, quiet_keys: int,
              timeout_s: float, app_env: dict[str, str] | None = None,
-             keep_log: Path | None = None) -> dict[str, Any]:
-    """The real app under a private Xvfb: a flooding cell on top, a quiet ``cat`` cell below."""
+             keep_log: Path | None = None, feed: dict[str, int] | None = None) -> dict[str, Any]:
+    """The real app under a private Xvfb: a flooding cell on top, a quiet ``cat`` cell below.
+    ``feed``: the page's feed tuning (``FeedScheduler.tune``, ADR 020), for measurements."""
     xvfb = Xvfb()
     app = IdeaApp(pw, xvfb.start(), tmp / "data", tmp / "proj", extra_env=app_env)
     try:
         page = app.start()
+        if feed:
+            page.evaluate("(t) => window.__ideaFeed.tune(t)", feed)
         cell = cells(page).first
         session = open_shell(page, cell)
         cell_menu(cell, "split-column")

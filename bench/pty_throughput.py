@@ -67,13 +67,13 @@ def summary(keys: list[dict[str, float]]) -> dict[str, float]:
 
 
 def run(mb: float, keys: int, quiet_keys: int, app_env: dict[str, str] | None = None,
-        keep_log: Path | None = None) -> dict[str, Any]:
+        keep_log: Path | None = None, feed: dict[str, int] | None = None) -> dict[str, Any]:
     nonce, load_before = secrets.token_hex(4), os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="idea-bench-") as tmp, sync_playwright() as pw:
         payload = Path(tmp) / "payload.txt"
         size = make_payload(payload, mb, nonce)
         idea = run_idea(pw, Path(tmp), payload, nonce, keys, quiet_keys, 60 + mb * 20, app_env,
-                        keep_log)
+                        keep_log, feed)
         wire = payload.read_bytes().replace(b"\n", b"\r\n")  # what the PTY emits (onlcr)
         ref = run_reference(pw, wire, idea["cols"], idea["rows"], idea["renderer"] == "webgl", keys)
     idea["flood"]["mbPerS"] = size / 1e6 / idea["flood"]["parsedS"]
@@ -141,9 +141,11 @@ def main() -> int:
     parser.add_argument("--app-env", action="append", default=[], metavar="NAME=VALUE",
                         help="extra environment for the app (experiments), repeatable")
     parser.add_argument("--keep-log", type=Path, help="copy the app's log here")
+    parser.add_argument("--feed", action="append", default=[], metavar="NAME=VALUE",
+                        help="the page's feed tuning (ADR 020): chunkChars, maxOutstanding, sliceMs")
     args = parser.parse_args()
     result = run(args.mb, args.keys, args.quiet_keys, dict(item.split("=", 1) for item in args.app_env),
-                 args.keep_log)
+                 args.keep_log, {k: int(v) for k, v in (item.split("=", 1) for item in args.feed)})
     print(table(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")

@@ -7,6 +7,7 @@ import { createPywebviewGateway, installPushReceiver, waitForBridge } from './li
 import type { Gateway } from './lib/ports';
 import { createServices } from './app/services';
 import type { TerminalsStats } from './features/terminals/terminal-hub.svelte';
+import type { FeedScheduler } from './lib/domain/feed-scheduler';
 
 declare global {
   interface Window {
@@ -15,6 +16,8 @@ declare global {
     __ideaTerminalView?: (sessionId: string) => { viewportY: number; baseY: number } | null;
     __ideaTerminalTail?: (sessionId: string, lines: number) => string;
     __ideaTerminalStats?: () => TerminalsStats;
+    /** The feed of output to the terminals (benchmarks read and tune it, ADR 020). */
+    __ideaFeed?: FeedScheduler;
     /** Set once start-up (including `--project` roots) is done; e2e tests wait for it. */
     __ideaReady?: boolean;
   }
@@ -50,6 +53,7 @@ async function boot(): Promise<void> {
   window.__ideaTerminalView = (sessionId) => services.terminals.viewOf(sessionId);
   window.__ideaTerminalTail = (sessionId, lines) => services.terminals.tailOf(sessionId, lines);
   window.__ideaTerminalStats = () => services.terminals.stats();
+  window.__ideaFeed = services.terminals.feed;
   mount(App, { target: document.getElementById('app')!, props: { services } });
   // Preferences first: the terminals the start-up reopens use the saved font and scrollback.
   await services.workbench.load();

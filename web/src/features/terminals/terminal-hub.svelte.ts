@@ -12,6 +12,7 @@ import { ScrollKeeper } from '../../lib/domain/scroll-keeper';
 import { unseenPart, type PendingChunk } from '../../lib/domain/attach-merge';
 import { KeystrokeSequences } from '../../lib/domain/keystroke-sequence';
 import { WritePortal, type Delivery } from '../../lib/domain/write-portal';
+import { FeedScheduler, type FeedClock, type FeedDefer } from '../../lib/domain/feed-scheduler';
 import { GatewayError, asGatewayError, type AttachResult, type DelegationReady, type Gateway, type PushBatch } from '../../lib/ports';
 import { copyText } from './clipboard';
 import { isAppShortcut } from '../layout/shortcuts';
@@ -117,6 +118,48 @@ const SEARCH_DECORATIONS: ISearchOptions['decorations'] = {
   activeMatchColorOverviewRuler: '#ffd33d',
 };
 
+/**
+ * Runs a function in a task of its own, soon: a `MessageChannel` message (not clamped like nested
+ * `setTimeout`s); `setTimeout` where there is none.
+ */
+export function nextTask(): FeedDefer {
+  if (typeof MessageChannel === 'undefined') return (run) => void setTimeout(run, 0);
+  const channel = new MessageChannel();
+  const runs: (() => void)[] = [];
+  channel.port1.onmessage = () => runs.shift()?.();
+  return (run) => {
+    runs.push(run);
+    channel.port2.postMessage(null);
+  };
+}
+
+/** A page with no frames (hidden, minimized) still parses: a slice starts this long after the last (ms). */
+const NO_FRAME_FALLBACK_MS = 100;
+
+/**
+ * The feed's clock on a real page: `performance.now()`, `nextTask()`, and "after the next frame":
+ * a task posted from a `requestAnimationFrame` callback (it runs once the frame was rendered),
+ * or a timer when no frame comes.
+ */
+export function pageClock(): FeedClock {
+  const defer = nextTask();
+  return {
+    now: () => performance.now(),
+    defer,
+    afterFrame: (run) => {
+      let done = false;
+      const fire = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        run();
+      };
+      const timer = setTimeout(fire, NO_FRAME_FALLBACK_MS);
+      if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => defer(fire));
+    },
+  };
+}
+
 /** Acknowledged tickets remembered per session, to ignore a late repeat of one. */
 const TYPED_TICKETS_KEPT = 64;
 
@@ -190,6 +233,8 @@ export class TerminalHub {
   #atlasRecycle: ReturnType<typeof setTimeout> | null = null;
   /** One garbage collection when the output went quiet after a lot of it (ADR 016). */
   #idle: IdleCollector;
+  /** Hands output to the terminals so a quiet one's echo never waits behind floods (ADR 020). */
+  #feed: FeedScheduler;
   /** Terminal preferences (settings.json `terminal`), applied to every terminal. */
   #fontSize = 13;
   #scrollbackLines = 10_000;
@@ -201,12 +246,23 @@ export class TerminalHub {
     notices: HubNotices = { report: () => {}, resolved: () => {} },
     view: () => string | null = () => null,
     collect: () => void = exposedGc(),
+    clock: FeedClock = pageClock(),
   ) {
     this.#gateway = gateway;
     this.#notices = notices;
     this.#view = view;
     this.#acks = new AckBatcher((acks) => void this.#gateway.terminals.ackMany(acks).catch(() => {}));
     this.#idle = new IdleCollector(collect);
+    this.#feed = new FeedScheduler((sessionId, text, counted, parsed) => {
+      const entry = this.#pool.get(sessionId);
+      if (entry) this.#writeOutput(entry, text, counted, parsed);
+      else parsed(Number.NaN);
+    }, clock);
+  }
+
+  /** The page's feed of output to its terminals (benchmarks tune it: `window.__ideaFeed`). */
+  get feed(): FeedScheduler {
+    return this.#feed;
   }
 
   /** The session's state as far as this window knows; `undefined` before any view showed it. */
@@ -506,11 +562,13 @@ export class TerminalHub {
     let copyTimer: ReturnType<typeof setTimeout> | undefined;
     const send = (data: string) => {
       if (this.#status.get(sessionId)?.alive === false) return;
+      this.#feed.typed(sessionId);
       if (entry.portal && !entry.portal.keystroke(data)) return; // held: a task is being typed
       void this.#write(entry, data).catch(() => {});
     };
     const sendBinary = (data: string) => {
       if (this.#status.get(sessionId)?.alive === false) return;
+      this.#feed.typed(sessionId);
       if (entry.portal && !entry.portal.binary(data)) return;
       void this.#write(entry, data).catch(() => {});
     };
@@ -545,7 +603,7 @@ export class TerminalHub {
     const unseen = unseenPart(text, offset, entry.end);
     if (offset !== undefined) entry.end = Math.max(entry.end, offset + text.length);
     if (text.length > unseen.length) this.#ack(entry, text.length - unseen.length);
-    if (unseen) this.#writeOutput(entry, unseen);
+    if (unseen) this.#feed.feed(entry.sessionId, unseen);
   }
 
   async #attach(entry: PooledTerminal): Promise<void> {
@@ -593,11 +651,20 @@ export class TerminalHub {
     if (status?.alive) this.#status.set(sessionId, { ...status, alive: false });
   }
 
-  #writeOutput(entry: PooledTerminal, text: string): void {
+  /**
+   * Writes to xterm.js; once parsed, acknowledges the `counted` characters and calls `parsed`
+   * with the parse time (ms): an empty write just before marks when xterm.js's task reached it.
+   */
+  #writeOutput(entry: PooledTerminal, text: string, counted: number, parsed: (parseMs: number) => void): void {
+    let started = Number.NaN;
+    entry.term.write('', () => {
+      started = performance.now();
+    });
     entry.scroll.before(entry.term, text);
     entry.term.write(text, () => {
       entry.scroll.after(entry.term);
-      this.#ack(entry, text.length);
+      this.#ack(entry, counted);
+      parsed(performance.now() - started);
     });
   }
 
@@ -613,7 +680,7 @@ export class TerminalHub {
     if (!entry) return;
     const line = `\r\n\x1b[90m[process exited${exitCode === null ? '' : ` with code ${exitCode}`}]\x1b[0m\r\n`;
     if (entry.pending) entry.pending.push({ text: line, offset: undefined });
-    else entry.term.write(line);
+    else this.#feed.feed(sessionId, line, false); // after the output still queued
   }
 
   /** `sessionReleased`: the backend forgot the session; so does the hub (status, keystroke seq). */
@@ -781,6 +848,7 @@ export class TerminalHub {
     this.#pool.delete(sessionId);
     this.#portals.delete(sessionId);
     this.#acks.forget(sessionId); // detaching settles this view's share of the flow control
+    this.#feed.forget(sessionId);
     // A task being typed finishes (and is acknowledged) before the window lets the session go.
     const typing = entry.portal?.dispose() ?? Promise.resolve();
     void typing.then(() => {

@@ -1,0 +1,285 @@
+/**
+ * How the page hands PTY output to xterm.js (ADR 020): the values below come from
+ * `bench/pty_throughput.py` and `bench/flood16.py` (`docs/benchmarks.md`, sitting 6).
+ */
+export interface FeedTuning {
+  /** Length of one parse task the chunk size aims at (ms of xterm.js parsing). */
+  taskMs: number;
+  /** Chunk size before any parse was measured, and the bounds of the adapted one (UTF-16 units). */
+  firstChunkChars: number;
+  minChunkChars: number;
+  maxChunkChars: number;
+  /** Most chunks being parsed at once, over all the terminals of the page. */
+  maxOutstanding: number;
+  /** A write this small to a session with nothing queued goes to its terminal at once (an echo, a prompt). */
+  directChars: number;
+  /** Main-thread time (ms) after a frame during which chunks are handed over; then the next frame first. */
+  sliceMs: number;
+  /** How long a session typed in is served first (ms): Ctrl+C reaches its prompt through one backlog only. */
+  urgentMs: number;
+}
+
+export const FEED_TUNING: Readonly<FeedTuning> = {
+  taskMs: 16,
+  firstChunkChars: 131_072,
+  minChunkChars: 16_384,
+  maxChunkChars: 1_048_576,
+  maxOutstanding: 1,
+  directChars: 4096,
+  sliceMs: 12,
+  urgentMs: 1000,
+};
+
+/**
+ * Hands `text` to the session's terminal; `parsed(parseMs)` is called once the terminal parsed it
+ * (xterm.js's write callback), with the time the parsing itself took (ms; NaN when unknown).
+ * `counted`: how many of those characters are flow-controlled output, to acknowledge.
+ */
+export type FeedWrite = (sessionId: string, text: string, counted: number, parsed: (parseMs: number) => void) => void;
+/** Runs `run` in a later task of its own (not inside the caller's task). */
+export type FeedDefer = (run: () => void) => void;
+
+/** The page's time and tasks, as the scheduler needs them. */
+export interface FeedClock {
+  /** Milliseconds, monotonic. */
+  now(): number;
+  /** Runs `run` in a later task of its own (not inside the caller's task). */
+  defer: FeedDefer;
+  /** Runs `run` once the next frame was rendered (or after a while if no frame comes: a hidden page). */
+  afterFrame(run: () => void): void;
+}
+
+interface Piece {
+  text: string;
+  counted: boolean;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** What the page still holds for one session, oldest first. */
+class SessionQueue {
+  pieces: Piece[] = [];
+  head = 0;
+  chars = 0;
+
+  push(piece: Piece): void {
+    this.pieces.push(piece);
+    this.chars += piece.text.length;
+  }
+
+  /** Up to `max` characters from the front (never splitting a surrogate pair), and how many are counted. */
+  take(max: number): { text: string; counted: number } {
+    let text = '';
+    let counted = 0;
+    while (this.head < this.pieces.length && text.length < max) {
+      const piece = this.pieces[this.head];
+      let cut = Math.min(piece.text.length, max - text.length);
+      if (cut < piece.text.length && isHighSurrogate(piece.text.charCodeAt(cut - 1))) cut -= 1;
+      if (cut === 0) {
+        if (text.length > 0) break; // a pair at the edge goes with the next chunk
+        cut = Math.min(2, piece.text.length);
+      }
+      const part = cut === piece.text.length ? piece.text : piece.text.slice(0, cut);
+      text += part;
+      if (piece.counted) counted += part.length;
+      if (cut === piece.text.length) this.head += 1;
+      else piece.text = piece.text.slice(cut);
+    }
+    this.chars -= text.length;
+    if (this.head > 32 && this.head * 2 > this.pieces.length) {
+      this.pieces = this.pieces.slice(this.head);
+      this.head = 0;
+    }
+    return { text, counted };
+  }
+}
+
+/** Weight of the newest sample in the parse rate's moving average. */
+const RATE_WEIGHT = 0.3;
+/** Parses shorter than this (ms) say little about the rate. */
+const RATE_MIN_SAMPLE_MS = 2;
+
+/**
+ * Feeds the output of all the terminals of a page to xterm.js so that an echo never waits behind
+ * floods and floods still go at the page's speed (issue 11, ADR 020). On its own, xterm.js parses
+ * each terminal's pending writes in tasks of up to 12 ms (`WriteBuffer`); with sixteen terminals
+ * flooding, a quiet terminal's echo (and every frame) waited behind up to sixteen such tasks, and
+ * one flood drew a frame after every 12 ms of parsing. Here:
+ *
+ * - a small write (≤ `directChars`) to a session with nothing queued is written at once;
+ * - anything else is queued per session and handed over in chunks, one chunk per session at a
+ *   time, at most `maxOutstanding` being parsed in the page; a chunk is as long as the page
+ *   parses in `taskMs` (measured rate, bounded), so a parse task is one chunk and about that long;
+ * - sessions take turns (round robin), except that a session typed in during the last
+ *   `urgentMs` is served first: Ctrl+C in a flooding terminal waits behind its own backlog only;
+ * - chunks are handed over in a task of their own (`defer`) during a slice of `sliceMs` after a
+ *   frame; then the scheduler waits for the next frame, so every frame (and the echo on it) waits
+ *   behind one slice of parsing at most, and only the terminals fed in it redraw.
+ *
+ * Order within a session is kept (direct writes only when nothing of it is queued). Nothing is
+ * dropped: a session's text stays queued until its terminal took it, and flow-control acks follow
+ * parsing (`FeedWrite`'s `counted`), so the backend stops reading a session the page cannot keep up with.
+ */
+export class FeedScheduler {
+  #write: FeedWrite;
+  #clock: FeedClock;
+  #tuning: FeedTuning;
+  #queues = new Map<string, SessionQueue>();
+  /** Sessions with queued text and no chunk being parsed, in the order they are served. */
+  #line: string[] = [];
+  /** The chunk of each session being parsed (a token, so a forgotten session's late callback is ignored). */
+  #outstanding = new Map<string, object>();
+  /** Until when (ms) each recently typed-in session is served first. */
+  #urgentUntil = new Map<string, number>();
+  /** Characters xterm.js parses per ms, a moving average; null before the first sample. */
+  #rate: number | null = null;
+  /** When the current slice began (ms); null while the scheduler is idle. */
+  #sliceStart: number | null = null;
+  #awaitingFrame = false;
+  #armed = false;
+
+  constructor(write: FeedWrite, clock: FeedClock, tuning: Partial<FeedTuning> = {}) {
+    this.#write = write;
+    this.#clock = clock;
+    this.#tuning = { ...FEED_TUNING, ...tuning };
+  }
+
+  /** The values in use (the benchmarks change them through `tune`). */
+  get tuning(): FeedTuning {
+    return { ...this.#tuning };
+  }
+
+  /** Changes the tuning (benchmarks only). */
+  tune(tuning: Partial<FeedTuning>): void {
+    this.#tuning = { ...this.#tuning, ...tuning };
+    this.#tuning.maxOutstanding = Math.max(1, Math.floor(this.#tuning.maxOutstanding));
+    this.#arm();
+  }
+
+  /** Characters per ms xterm.js was measured to parse (null: not yet). */
+  get rate(): number | null {
+    return this.#rate;
+  }
+
+  /** The size of the next chunk (UTF-16 units). */
+  get chunkChars(): number {
+    const { taskMs, firstChunkChars, minChunkChars, maxChunkChars } = this.#tuning;
+    const wanted = this.#rate === null ? firstChunkChars : this.#rate * taskMs;
+    return Math.round(Math.min(maxChunkChars, Math.max(minChunkChars, wanted)));
+  }
+
+  /**
+   * Output of `sessionId` for its terminal. `counted` false: text the page adds itself (an exit
+   * line), written in order but not acknowledged.
+   */
+  feed(sessionId: string, text: string, counted = true): void {
+    if (!text) return;
+    const queue = this.#queues.get(sessionId);
+    if (queue) {
+      queue.push({ text, counted });
+      return;
+    }
+    if (text.length <= this.#tuning.directChars) {
+      this.#write(sessionId, text, counted ? text.length : 0, () => {});
+      return;
+    }
+    const fresh = new SessionQueue();
+    fresh.push({ text, counted });
+    this.#queues.set(sessionId, fresh);
+    if (!this.#outstanding.has(sessionId)) this.#line.push(sessionId);
+    this.#arm();
+  }
+
+  /** The human typed in `sessionId`: its output is served first for a while. */
+  typed(sessionId: string): void {
+    this.#urgentUntil.set(sessionId, this.#clock.now() + this.#tuning.urgentMs);
+  }
+
+  /** Characters of `sessionId` the page holds and its terminal did not take yet. */
+  queuedOf(sessionId: string): number {
+    return this.#queues.get(sessionId)?.chars ?? 0;
+  }
+
+  /** Chunks being parsed now, over all sessions. */
+  get outstanding(): number {
+    return this.#outstanding.size;
+  }
+
+  /** Drops what is queued for a session whose terminal went away (its view settles the flow control). */
+  forget(sessionId: string): void {
+    this.#queues.delete(sessionId);
+    this.#outstanding.delete(sessionId);
+    this.#urgentUntil.delete(sessionId);
+    this.#line = this.#line.filter((id) => id !== sessionId);
+    this.#arm();
+  }
+
+  #arm(): void {
+    if (this.#line.length === 0 && this.#outstanding.size === 0) this.#sliceStart = null; // idle
+    if (this.#armed || this.#awaitingFrame || this.#line.length === 0) return;
+    if (this.#outstanding.size >= this.#tuning.maxOutstanding) return;
+    this.#armed = true;
+    this.#clock.defer(() => {
+      this.#armed = false;
+      this.#pump();
+    });
+  }
+
+  /** The next session to serve: the first urgent one in line, else the first in line. */
+  #next(now: number): string {
+    for (let i = 0; i < this.#line.length && this.#urgentUntil.size > 0; i++) {
+      const id = this.#line[i];
+      const until = this.#urgentUntil.get(id);
+      if (until === undefined) continue;
+      if (until < now) {
+        this.#urgentUntil.delete(id);
+        continue;
+      }
+      this.#line.splice(i, 1);
+      return id;
+    }
+    return this.#line.shift()!;
+  }
+
+  /**
+   * Hands a chunk to the next session in line while fewer than `maxOutstanding` are parsed and
+   * the slice lasts; past the slice, waits for the next frame.
+   */
+  #pump(): void {
+    if (this.#awaitingFrame) return;
+    while (this.#line.length > 0 && this.#outstanding.size < this.#tuning.maxOutstanding) {
+      const now = this.#clock.now();
+      this.#sliceStart ??= now;
+      if (now - this.#sliceStart >= this.#tuning.sliceMs) {
+        this.#awaitingFrame = true;
+        this.#clock.afterFrame(() => {
+          this.#awaitingFrame = false;
+          this.#sliceStart = this.#clock.now();
+          this.#pump();
+        });
+        return;
+      }
+      const sessionId = this.#next(now);
+      const queue = this.#queues.get(sessionId);
+      if (!queue) continue;
+      const { text, counted } = queue.take(this.chunkChars);
+      if (queue.chars === 0) this.#queues.delete(sessionId);
+      const token = {};
+      this.#outstanding.set(sessionId, token);
+      this.#write(sessionId, text, counted, (parseMs) => this.#parsed(sessionId, token, text.length, parseMs));
+    }
+  }
+
+  #parsed(sessionId: string, token: object, chars: number, parseMs: number): void {
+    if (parseMs >= RATE_MIN_SAMPLE_MS) {
+      const sample = chars / parseMs;
+      this.#rate = this.#rate === null ? sample : this.#rate + RATE_WEIGHT * (sample - this.#rate);
+    }
+    if (this.#outstanding.get(sessionId) !== token) return; // forgotten meanwhile
+    this.#outstanding.delete(sessionId);
+    if (this.#queues.has(sessionId)) this.#line.push(sessionId);
+    this.#arm();
+  }
+}
