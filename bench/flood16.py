@@ -39,7 +39,7 @@ def stats(values: list[float]) -> dict[str, float]:
     if not values:
         return {}
     return {"n": len(values), "p50Ms": statistics.median(values), "p99Ms": pct(values, 99),
-            "maxMs": max(values)}
+            "maxMs": max(values), "valuesMs": [round(v, 1) for v in values]}
 
 
 def run(floods: int, keys: int, menus: int, settle_s: float,

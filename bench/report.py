@@ -149,7 +149,7 @@ def collect(mb: float, runs: int, quick: bool, partial: Path | None = None,
         if got is not None:
             r["idea"].append(got)
     references()
-    work = {"flood16": lambda: flood16.run(16, 30 if quick else 60, 5 if quick else 10, 3.0),
+    work = {"flood16": lambda: flood16.run(16, 30 if quick else 100, 5 if quick else 10, 3.0),
             "memory": lambda: memory.run(8, 10_000, 50 if quick else 200),
             "renderers": lambda: renderers(min(mb, 10)),
             "startup": lambda: startup(1 if quick else 3)}

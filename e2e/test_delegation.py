@@ -54,17 +54,23 @@ def activity(page: Page, name: str) -> str:
         "data-activity"))
 
 
+def launch_pair(page: Page, profile: str, first: str, second: str) -> tuple[str, str]:
+    """Agents `first` (delegates) and `second` (computes) of `profile`, created and launched
+    side by side (two cells); their session ids."""
+    create_agent(page, first, profile, "You delegate.")
+    create_agent(page, second, profile, "You compute.")
+    cell_menu(cells(page).first, "split-row")
+    wait_for(lambda: cells(page).count() == 2, what="2 cells")
+    launch_in(page, 0, first)
+    one = session_of(page, 0)
+    launch_in(page, 1, second)
+    return one, session_of(page, 1)
+
+
 def alpha_and_beta(page: Page) -> tuple[str, str]:
     """Two scripted agents, Alpha (delegates) and Beta (computes), launched side by side and
     at their prompt; their session ids."""
-    create_agent(page, "Alpha", "Scripted agent", "You delegate.")
-    create_agent(page, "Beta", "Scripted agent", "You compute.")
-    cell_menu(cells(page).first, "split-row")
-    wait_for(lambda: cells(page).count() == 2, what="2 cells")
-    launch_in(page, 0, "Alpha")
-    alpha = session_of(page, 0)
-    launch_in(page, 1, "Beta")
-    beta = session_of(page, 1)
+    alpha, beta = launch_pair(page, "Scripted agent", "Alpha", "Beta")
     wait_terminal(page, alpha, "tui>")
     wait_terminal(page, beta, "tui>")
     wait_for(lambda: activity(page, "Beta") == "idle", what="Beta settled")

@@ -50,6 +50,35 @@ def try_in_box(dialog: Locator, capability: str, target: str) -> Locator:
     return result
 
 
+def pose_write_rule(dialog: Locator, patterns: str) -> Locator:
+    """Poses "write: allow `patterns`, otherwise deny" in the open editor and saves it;
+    returns the rule's row."""
+    dialog.locator('[data-testid="permissions-pose"]').click()
+    dialog.locator('[data-testid="permissions-add-rule"]').click()
+    rule = dialog.locator('[data-testid="permission-rule"]').first
+    rule.locator('[data-testid="rule-capability"]').select_option("write")
+    rule.locator('[data-testid="rule-effect"]').select_option("allow")
+    field = rule.locator('[data-testid="rule-patterns"]')
+    field.fill(patterns)
+    field.blur()
+    dialog.locator('[data-testid="permissions-fallback"]').select_option("deny")
+    dialog.locator('[data-testid="permissions-save"]').click()
+    dialog.locator('[data-testid="permissions-saved"]').wait_for()
+    return rule
+
+
+def launch_boxed(page: Page, persona: str) -> tuple[str, Locator, Locator]:
+    """Creates the Shell agent "Boxed" and launches it in the first cell, sandboxed;
+    returns its session, the cell and the cell's sandbox badge."""
+    create_agent(page, "Boxed", "Shell", persona)
+    launch_in(page, 0, "Boxed")
+    session = session_of(page, 0)
+    cell = cells(page).nth(0)
+    badge = cell.locator('[data-testid="cell-sandbox"]')
+    wait_for(lambda: badge.get_attribute("data-state") == "enforced", what="sandbox enforced")
+    return session, cell, badge
+
+
 def test_a_shell_agent_granted_the_project_cannot_write_beside_it(launch, base: Path,
                                                                   tmp_path: Path) -> None:
     project = base / "proj"
@@ -64,30 +93,15 @@ def test_a_shell_agent_granted_the_project_cannot_write_beside_it(launch, base: 
     assert f"Landlock ABI {ABI}" in dialog.locator('[data-testid="permissions-machine"]').inner_text()
     assert "replaces the vendor's bubblewrap" in dialog.locator(
         '[data-testid="permissions-replaces-vendor"]').inner_text()
-    dialog.locator('[data-testid="permissions-pose"]').click()
-    dialog.locator('[data-testid="permissions-add-rule"]').click()
-    rule = dialog.locator('[data-testid="permission-rule"]').first
-    rule.locator('[data-testid="rule-capability"]').select_option("write")
-    rule.locator('[data-testid="rule-effect"]').select_option("allow")
-    patterns = rule.locator('[data-testid="rule-patterns"]')
-    patterns.fill("**")
-    patterns.blur()
+    rule = pose_write_rule(dialog, "**")
     assert rule.locator('[data-testid="rule-enforcement"]').inner_text() == "OS-enforced"
-    dialog.locator('[data-testid="permissions-fallback"]').select_option("deny")
-    dialog.locator('[data-testid="permissions-save"]').click()
-    dialog.locator('[data-testid="permissions-saved"]').wait_for()
     assert read_json(project / ".ideai" / "permissions.json")["projectDefaults"] == {
         "rules": [{"capability": "write", "effect": "allow", "paths": ["**"], "commands": []}],
         "fallback": "deny"}
     dialog.locator('[data-testid="permissions-close"]').click()
 
     # A Shell agent: sandboxed, the write beside the project refused by the kernel.
-    create_agent(page, "Boxed", "Shell", "You stay in the project.")
-    launch_in(page, 0, "Boxed")
-    session = session_of(page, 0)
-    cell = cells(page).nth(0)
-    badge = cell.locator('[data-testid="cell-sandbox"]')
-    wait_for(lambda: badge.get_attribute("data-state") == "enforced", what="sandbox enforced")
+    session, cell, badge = launch_boxed(page, "You stay in the project.")
     assert badge.inner_text().strip() == "sandboxed"
     type_in(page, cell, f"PS1='$ '; cd '{base}'\n")
     type_in(page, cell, "echo out > side/escaped.txt; echo in > proj/inside.txt; "

@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from app.adapters.sandbox.landlock import LandlockEnforcer
-from e2e.test_agents import create_agent, launch_in, session_of
-from e2e.test_permissions import editor, try_in_box
-from e2e.ui import cells, type_in, wait_for, wait_terminal
+from e2e.test_permissions import editor, launch_boxed, pose_write_rule, try_in_box
+from e2e.ui import type_in, wait_terminal
 
 ABI, WHY = LandlockEnforcer().abi()
 pytestmark = pytest.mark.skipif(ABI is None, reason=f"no Landlock on this kernel: {WHY}")
@@ -34,17 +33,7 @@ def test_a_project_under_tmp_is_said_partly_sandboxed_and_the_test_box_tells_the
     warning = dialog.locator('[data-testid="permissions-exposed"]')
     assert "Rules inside this project cannot be enforced by the OS" in warning.inner_text()
     assert "the project lies in /tmp" in warning.inner_text()
-    dialog.locator('[data-testid="permissions-pose"]').click()
-    dialog.locator('[data-testid="permissions-add-rule"]').click()
-    rule = dialog.locator('[data-testid="permission-rule"]').first
-    rule.locator('[data-testid="rule-capability"]').select_option("write")
-    rule.locator('[data-testid="rule-effect"]').select_option("allow")
-    patterns = rule.locator('[data-testid="rule-patterns"]')
-    patterns.fill("src/**")
-    patterns.blur()
-    dialog.locator('[data-testid="permissions-fallback"]').select_option("deny")
-    dialog.locator('[data-testid="permissions-save"]').click()
-    dialog.locator('[data-testid="permissions-saved"]').wait_for()
+    pose_write_rule(dialog, "src/**")
     verdict = try_in_box(dialog, "write", "x.txt")
     assert verdict.get_attribute("data-effect") == "deny"  # the rules say no …
     assert verdict.get_attribute("data-os-allowed") == "true"  # … and the kernel lets it by
@@ -52,12 +41,7 @@ def test_a_project_under_tmp_is_said_partly_sandboxed_and_the_test_box_tells_the
     assert "granted: temporary files" in os_line and "EACCES" not in os_line
     dialog.locator('[data-testid="permissions-close"]').click()
 
-    create_agent(page, "Boxed", "Shell", "You stay in src.")
-    launch_in(page, 0, "Boxed")
-    session = session_of(page, 0)
-    cell = cells(page).nth(0)
-    badge = cell.locator('[data-testid="cell-sandbox"]')
-    wait_for(lambda: badge.get_attribute("data-state") == "enforced", what="sandbox enforced")
+    session, cell, badge = launch_boxed(page, "You stay in src.")
     assert badge.get_attribute("data-partly") == "true"
     assert badge.inner_text().strip() == "partly sandboxed"
     assert "the project lies in /tmp" in (badge.get_attribute("title") or "")

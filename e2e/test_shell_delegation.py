@@ -8,23 +8,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from e2e.test_agents import create_agent, launch_in, session_of
-from e2e.test_delegation import activity
-from e2e.ui import cell_menu, cells, terminal_text, type_in, wait_for, wait_terminal
+from e2e.test_delegation import activity, launch_pair
+from e2e.ui import cells, terminal_text, type_in, wait_for, wait_terminal
 
 
 def test_a_task_reaches_a_shell_agent_visibly_and_never_runs(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     marker = tmp_path / "trial-pwned"
     app = launch(project=tmp_path / "proj")
     page = app.page
-    create_agent(page, "Alpha", "Shell", "You delegate.")
-    create_agent(page, "Gamma", "Shell", "You compute.")
-    cell_menu(cells(page).first, "split-row")
-    wait_for(lambda: cells(page).count() == 2, what="2 cells")
-    launch_in(page, 0, "Alpha")
-    alpha = session_of(page, 0)
-    launch_in(page, 1, "Gamma")
-    gamma = session_of(page, 1)
+    alpha, gamma = launch_pair(page, "Shell", "Alpha", "Gamma")
     # A short prompt: bash redraws a wrapped long prompt on every resize, erasing lines above.
     for index, session in ((0, alpha), (1, gamma)):
         type_in(page, cells(page).nth(index), "PS1='$ '; echo ready-$((20+1))\n")

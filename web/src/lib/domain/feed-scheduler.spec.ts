@@ -59,6 +59,19 @@ describe('FeedScheduler', () => {
     expect(p.written[0].counted).toBe(1);
   });
 
+  it('queues the small writes of a session that wrote a lot lately', () => {
+    const p = page({ directChars: 100, directWindowMs: 100, sliceMs: 1e9 });
+    p.feed.feed('s1', big(60));
+    p.feed.feed('s1', big(60)); // 120 in the window: queued
+    expect(p.written.map((w) => w.text.length)).toEqual([60]);
+    p.runTasks();
+    expect(p.written.map((w) => w.text.length)).toEqual([60, 60]);
+    p.parseNext();
+    p.advance(100);
+    p.feed.feed('s1', 'x'); // a new window: quiet again
+    expect(p.written.at(-1)!.text).toBe('x');
+  });
+
   it('queues a flood and hands it over one chunk at a time, in tasks of their own', () => {
     const p = page({ firstChunkChars: 1000, minChunkChars: 100, sliceMs: 1e9 });
     p.feed.feed('s1', big(2500));

@@ -11,8 +11,12 @@ export interface FeedTuning {
   maxChunkChars: number;
   /** Most chunks being parsed at once, over all the terminals of the page. */
   maxOutstanding: number;
-  /** A write this small to a session with nothing queued goes to its terminal at once (an echo, a prompt). */
+  /**
+   * A session with nothing queued that wrote at most this much in the last `directWindowMs` has
+   * its writes go to its terminal at once (an echo, a prompt); a flood's small pushes queue.
+   */
   directChars: number;
+  directWindowMs: number;
   /** Main-thread time (ms) after a frame during which chunks are handed over; then the next frame first. */
   sliceMs: number;
   /** How long a session typed in is served first (ms): Ctrl+C reaches its prompt through one backlog only. */
@@ -26,6 +30,7 @@ export const FEED_TUNING: Readonly<FeedTuning> = {
   maxChunkChars: 1_048_576,
   maxOutstanding: 1,
   directChars: 4096,
+  directWindowMs: 100,
   sliceMs: 12,
   urgentMs: 1000,
 };
@@ -108,7 +113,8 @@ const RATE_MIN_SAMPLE_MS = 2;
  * flooding, a quiet terminal's echo (and every frame) waited behind up to sixteen such tasks, and
  * one flood drew a frame after every 12 ms of parsing. Here:
  *
- * - a small write (≤ `directChars`) to a session with nothing queued is written at once;
+ * - a small write to a session with nothing queued that wrote little lately (≤ `directChars` in
+ *   `directWindowMs`: an echo, a prompt) is written at once; a flood's small pushes queue;
  * - anything else is queued per session and handed over in chunks, one chunk per session at a
  *   time, at most `maxOutstanding` being parsed in the page; a chunk is as long as the page
  *   parses in `taskMs` (measured rate, bounded), so a parse task is one chunk and about that long;
@@ -133,6 +139,8 @@ export class FeedScheduler {
   #outstanding = new Map<string, object>();
   /** Until when (ms) each recently typed-in session is served first. */
   #urgentUntil = new Map<string, number>();
+  /** What each session wrote since when (ms), for the direct path: at most `directChars` per window. */
+  #recent = new Map<string, { since: number; chars: number }>();
   /** Characters xterm.js parses per ms, a moving average; null before the first sample. */
   #rate: number | null = null;
   /** When the current slice began (ms); null while the scheduler is idle. */
@@ -181,7 +189,7 @@ export class FeedScheduler {
       queue.push({ text, counted });
       return;
     }
-    if (text.length <= this.#tuning.directChars) {
+    if (this.#quiet(sessionId, text.length)) {
       this.#write(sessionId, text, counted ? text.length : 0, () => {});
       return;
     }
@@ -190,6 +198,18 @@ export class FeedScheduler {
     this.#queues.set(sessionId, fresh);
     if (!this.#outstanding.has(sessionId)) this.#line.push(sessionId);
     this.#arm();
+  }
+
+  /** Counts `chars` written by the session; true while it wrote at most `directChars` in the window. */
+  #quiet(sessionId: string, chars: number): boolean {
+    const now = this.#clock.now();
+    const recent = this.#recent.get(sessionId);
+    if (!recent || now - recent.since >= this.#tuning.directWindowMs) {
+      this.#recent.set(sessionId, { since: now, chars });
+      return chars <= this.#tuning.directChars;
+    }
+    recent.chars += chars;
+    return recent.chars <= this.#tuning.directChars;
   }
 
   /** The human typed in `sessionId`: its output is served first for a while. */
@@ -212,6 +232,7 @@ export class FeedScheduler {
     this.#queues.delete(sessionId);
     this.#outstanding.delete(sessionId);
     this.#urgentUntil.delete(sessionId);
+    this.#recent.delete(sessionId);
     this.#line = this.#line.filter((id) => id !== sessionId);
     this.#arm();
   }

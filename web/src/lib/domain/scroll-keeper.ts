@@ -7,6 +7,7 @@ export interface ScrollView {
 const ERASE_SCROLLBACK = '\x1b[3J';
 const SYNC_BEGIN = '\x1b[?2026h';
 const SYNC_END = '\x1b[?2026l';
+const SYNC_PREFIX = '\x1b[?2026';
 
 /**
  * Keeps a scrolled-back view where it is while a TUI repaints everything (Claude Code: `CSI 3 J`
@@ -22,8 +23,12 @@ export class ScrollKeeper {
   #syncOpen = false;
 
   before(view: ScrollView, chunk: string): void {
-    const { viewportY, baseY } = view.buffer.active;
-    if (chunk.includes(ERASE_SCROLLBACK) && this.#line === null && viewportY < baseY) this.#line = viewportY;
+    // Cheapest checks first: a flood's chunks are scanned once, for the DEC 2026 prefix.
+    if (this.#line === null) {
+      const { viewportY, baseY } = view.buffer.active;
+      if (viewportY < baseY && chunk.includes(ERASE_SCROLLBACK)) this.#line = viewportY;
+    }
+    if (!chunk.includes(SYNC_PREFIX)) return;
     const begin = chunk.lastIndexOf(SYNC_BEGIN);
     const end = chunk.lastIndexOf(SYNC_END);
     if (begin >= 0 || end >= 0) this.#syncOpen = begin > end;
