@@ -133,12 +133,14 @@ def render(args: argparse.Namespace, result: dict[str, Any]) -> str:
 
 def agents_table(agents: list[dict[str, Any]]) -> str:
     """`idea agents`: one aligned row per agent under a header (spaces, not tabs, so narrow
-    terminals keep the columns apart); the name first, the id last."""
+    terminals keep the columns apart); the name first, the id last; the profile by its name
+    (its id where the listing has no name)."""
     rows = [("NAME", "ACTIVITY", "QUEUE", "PROFILE", "ID")]
     for agent in agents:
         state = agent.get("activity") or ("running" if agent.get("running") else "stopped")
         rows.append((str(agent.get("name")), str(state), str(agent.get("queueDepth", 0)),
-                     str(agent.get("profileId")), str(agent.get("agentId"))))
+                     str(agent.get("profileName") or agent.get("profileId")),
+                     str(agent.get("agentId"))))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     return "\n".join("  ".join([*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)),
                                 row[-1]]) for row in rows)

@@ -68,7 +68,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "idea_list_agents", "agent.list",
         "List the agents of this IdeA project, to find who to delegate to. Returns compact JSON "
-        "{agents: [{agentId, name, profileId, running, activity, queueDepth}]}: activity is "
+        "{agents: [{agentId, name, profileId, profileName, running, activity, queueDepth}]}: activity is "
         "starting, idle, busy, waiting (for its user's permission or input) or stopped; "
         "queueDepth counts the tasks waiting in its mailbox.",
         read_only=True),

@@ -235,12 +235,15 @@ class OrchestratorService:
     def _list(self, root: str) -> dict[str, Any]:
         with self._projects.locked(root) as state:
             entries = [(a, state.live_agent(a.agent_id)) for a in require_manifest(state).agents]
+        names = {p.id: p.name for p in self._profiles.execute(include_disabled=True)}
         with self._lock:
             out = []
             for entry, live in entries:
                 line = self._lines.get((root, entry.agent_id))
                 out.append({"agentId": entry.agent_id, "name": entry.name,
-                            "profileId": entry.profile_id, "running": live is not None,
+                            "profileId": entry.profile_id,
+                            "profileName": names.get(entry.profile_id, entry.profile_id),
+                            "running": live is not None,
                             "activity": line.activity if line else (
                                 "idle" if live else "stopped"),
                             "queueDepth": line.mailbox.depth if line else 0})

@@ -94,13 +94,13 @@ def test_reply_reads_a_long_answer_from_stdin(world: World) -> None:
 
 def test_agents_and_message(world: World) -> None:
     world.dispatcher.answers["agent.list"] = {"agents": [
-        {"agentId": "b1", "name": "Bob", "profileId": "claude-code", "running": True,
-         "activity": "idle", "queueDepth": 0}]}
+        {"agentId": "b1", "name": "Bob", "profileId": "claude-code", "profileName": "Claude Code",
+         "running": True, "activity": "idle", "queueDepth": 0}]}
     world.dispatcher.answers["agent.message"] = {"ticket": "t9", "position": 3}
     listed = idea(agent_env(world), "agents")
     assert listed.returncode == 0 and listed.stdout == (
         "NAME  ACTIVITY  QUEUE  PROFILE      ID\n"
-        "Bob   idle      0      claude-code  b1\n")
+        "Bob   idle      0      Claude Code  b1\n")
     raw = idea(agent_env(world), "agents", "--json")
     assert json.loads(raw.stdout) == world.dispatcher.answers["agent.list"]
     sent = idea(agent_env(world), "message", "Bob", "fyi: build is green")

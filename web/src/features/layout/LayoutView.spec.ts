@@ -88,7 +88,9 @@ describe('layout', () => {
     await openProject(h);
 
     await fireEvent.click(screen.getByTestId('launch-agent'));
-    await fireEvent.click(await screen.findByTestId('launch-agent-option'));
+    const option = await screen.findByTestId('launch-agent-option');
+    expect(option).toHaveTextContent('· Claude Code'); // the profile by its name, not its id
+    await fireEvent.click(option);
 
     expect(await screen.findByTestId('cell-error')).toHaveTextContent('command not found: claude');
     expect(screen.getByTestId('open-shell')).toBeInTheDocument();

@@ -135,6 +135,11 @@ export class Workspace {
     return this.#profiles;
   }
 
+  /** The saved profile's name; `null` when no saved profile has this id (removed in Profiles…). */
+  profileName(id: string): string | null {
+    return this.#profiles.find((p) => p.id === id)?.name ?? null;
+  }
+
   get recent(): readonly RecentProject[] {
     return this.#recent;
   }
