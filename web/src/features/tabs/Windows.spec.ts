@@ -14,6 +14,15 @@ const shellIn = (sessionId: string) =>
     layouts: { version: 1, activeId: 'L1', layouts: [{ id: 'L1', name: 'Default', kind: 'terminal', tree: { root: { type: 'leaf', node: { id: 'n1', session: sessionId } } } }] },
   });
 
+/** An agent of /work/alpha that runs. */
+const runningAlpha = { agentId: 'a1', name: 'Alpha', mdPath: 'agents/a.md', profileId: 'claude-code', synchronized: false, skills: [], running: true, activity: 'idle' as const, queueDepth: 0 };
+
+/** Window menu → Quit. */
+async function askToQuit(): Promise<void> {
+  await fireEvent.click(screen.getByTestId('window-menu'));
+  await fireEvent.click(screen.getByTestId('menu-quit'));
+}
+
 describe('windows and tabs', () => {
   it('asks before closing a cell whose shell runs a process; cancel keeps it, kill closes it', async () => {
     const h = harness({ projects: [shellIn('s1')] });
@@ -57,16 +66,14 @@ describe('windows and tabs', () => {
   });
 
   it('quitting with a running agent asks to stop it; cancel does not quit', async () => {
-    const h = harness({ projects: [project('/work/alpha', { agents: [{ agentId: 'a1', name: 'Alpha', mdPath: 'agents/a.md', profileId: 'claude-code', synchronized: false, skills: [], running: true, activity: 'idle', queueDepth: 0 }] })] });
+    const h = harness({ projects: [project('/work/alpha', { agents: [runningAlpha] })] });
     await boot(h);
     await h.workspace.open('/work/alpha');
-    await fireEvent.click(screen.getByTestId('window-menu'));
-    await fireEvent.click(screen.getByTestId('menu-quit'));
+    await askToQuit();
     expect(await screen.findByTestId('confirm-dialog')).toHaveTextContent('Alpha');
     await fireEvent.click(screen.getByTestId('confirm-cancel'));
     expect(h.gateway.callsOf('windows.quit')).toEqual([]);
-    await fireEvent.click(screen.getByTestId('window-menu'));
-    await fireEvent.click(screen.getByTestId('menu-quit'));
+    await askToQuit();
     await fireEvent.click(await screen.findByTestId('confirm-stop-agents'));
     await waitFor(() => expect(h.gateway.callsOf('windows.quit')).toEqual([[]]));
   });
@@ -79,7 +86,7 @@ describe('windows and tabs', () => {
             { sessionId: 's1', kind: 'shell', alive: true, exitCode: null, title: 'bash 1' },
             { sessionId: 's2', kind: 'shell', alive: true, exitCode: null, title: 'bash 2' },
           ],
-          agents: [{ agentId: 'a1', name: 'Alpha', mdPath: 'agents/a.md', profileId: 'claude-code', synchronized: false, skills: [], running: true, activity: 'idle', queueDepth: 0 }],
+          agents: [runningAlpha],
           layouts: { version: 1, activeId: 'L1', layouts: [{ id: 'L1', name: 'Default', kind: 'terminal', tree: { root: { type: 'leaf', node: { id: 'n1', session: 's1' } } } }] },
         }),
       ],
@@ -88,8 +95,7 @@ describe('windows and tabs', () => {
     h.gateway.backend.busySessions.set('s2', 'vim');
     await boot(h);
     await h.workspace.open('/work/alpha');
-    await fireEvent.click(screen.getByTestId('window-menu'));
-    await fireEvent.click(screen.getByTestId('menu-quit'));
+    await askToQuit();
     await screen.findByTestId('confirm-dialog');
     expect(screen.getByTestId('quit-agents')).toHaveTextContent('Alpha');
     const shells = screen.getAllByTestId('quit-shell').map((e) => e.textContent);
@@ -98,8 +104,7 @@ describe('windows and tabs', () => {
     expect(screen.queryByTestId('confirm-keep')).toBeNull();
     await fireEvent.click(screen.getByTestId('confirm-cancel'));
     expect(h.gateway.callsOf('windows.quit')).toEqual([]);
-    await fireEvent.click(screen.getByTestId('window-menu'));
-    await fireEvent.click(screen.getByTestId('menu-quit'));
+    await askToQuit();
     await fireEvent.click(await screen.findByTestId('confirm-stop-agents'));
     await waitFor(() => expect(h.gateway.callsOf('windows.quit')).toEqual([[]]));
   });
@@ -108,8 +113,7 @@ describe('windows and tabs', () => {
     const h = harness({ projects: [shellIn('s1')] });
     await boot(h);
     await h.workspace.open('/work/alpha');
-    await fireEvent.click(screen.getByTestId('window-menu'));
-    await fireEvent.click(screen.getByTestId('menu-quit'));
+    await askToQuit();
     await waitFor(() => expect(h.gateway.callsOf('windows.quit')).toEqual([[]]));
     expect(screen.queryByTestId('confirm-dialog')).toBeNull();
   });
