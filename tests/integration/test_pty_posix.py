@@ -230,3 +230,49 @@ def test_build_child_env_drops_bundle_path_when_frozen_without_orig() -> None:
     env = build_child_env({"LD_LIBRARY_PATH": "/bundle", "LD_LIBRARY_PATH_ORIG": ""}, {},
                           frozen=True)
     assert "LD_LIBRARY_PATH" not in env and "LD_LIBRARY_PATH_ORIG" not in env
+
+
+def test_a_child_starts_with_every_signal_at_its_default(host: PtyProcessHost,
+                                                         rec: Recorder) -> None:
+    """Python ignores SIGPIPE and SIGXFSZ, `nohup` ignores SIGHUP; none of it reaches the
+    terminal's program (else `yes | head -1` says "Broken pipe")."""
+    import signal
+
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # IdeA started under nohup
+    try:
+        sid = host.spawn(spec("sh", "-c", "grep -E '^Sig(Ign|Blk)' /proc/self/status; "
+                                          "yes | head -1; echo done-$((40+2))"))
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    assert wait_until(lambda: "done-42" in rec.text(sid)), rec.text(sid)
+    text = rec.text(sid)
+    assert "SigIgn:\t0000000000000000" in text, text
+    assert "SigBlk:\t0000000000000000" in text, text
+    assert "Broken pipe" not in text, text
+
+
+def test_kill_ends_a_job_under_a_shell_started_with_sighup_ignored(host: PtyProcessHost,
+                                                                  rec: Recorder) -> None:
+    """A foreground job of an interactive bash dies with its session, even when IdeA itself
+    ignores SIGHUP (a desktop launcher, `nohup`)."""
+    import os
+    import signal
+    import subprocess
+
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        sid = host.spawn(spec("bash", "--norc", "--noprofile", "-i",
+                              env={"PS1": "$ ", "PATH": os.environ["PATH"]}))
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    host.write(sid, 0, "sleep 271\n")
+
+    def sleeper() -> str:
+        found = subprocess.run(["pgrep", "-f", "^sleep 271$"], capture_output=True, text=True)
+        return found.stdout.strip()
+
+    assert wait_until(sleeper), rec.text(sid)
+    pid = int(sleeper().split()[0])
+    host.kill(sid)
+    assert wait_until(lambda: sid in rec.exits)
+    assert wait_until(lambda: not os.path.exists(f"/proc/{pid}")), f"sleep {pid} survived"

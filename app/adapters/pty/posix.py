@@ -68,7 +68,7 @@ class PtyProcessHost(PtyHostBase[_Session]):
                 dimensions=(spec.rows, spec.cols),
                 # chdir in preexec_fn: ptyprocess reports its errors through the exec pipe,
                 # whereas a failing `cwd=` would raise inside the forked child.
-                preexec_fn=partial(os.chdir, spec.cwd),
+                preexec_fn=partial(_child_setup, spec.cwd),
             )
         except (FileNotFoundError, PermissionError) as exc:
             raise AppError(COMMAND_NOT_FOUND, f"command not found: {spec.command}") from exc
@@ -227,6 +227,26 @@ class PtyProcessHost(PtyHostBase[_Session]):
                         os.killpg(pgrp, sig)
                     except (ProcessLookupError, PermissionError):
                         pass
+
+
+#: Signals a program in a terminal expects at their default action. Python ignores SIGPIPE and
+#: SIGXFSZ at start-up, and `nohup` (or a desktop launcher) may ignore SIGHUP; an ignored signal
+#: stays ignored across `exec`, so without this `yes | head -1` said "Broken pipe" and a shell
+#: started under `nohup` survived its hang-up (`signal(7)`, "Signal mask and pending signals").
+_DEFAULT_SIGNALS = tuple(getattr(signal, name) for name in (
+    "SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGPIPE", "SIGXFSZ", "SIGXCPU", "SIGCHLD",
+    "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGALRM", "SIGUSR1", "SIGUSR2", "SIGWINCH")
+    if hasattr(signal, name))
+
+
+def _child_setup(cwd: str) -> None:
+    """In the forked child, before `exec`: every signal at its default action and none
+    blocked, as a terminal emulator leaves them; then `chdir(cwd)` (an error is reported
+    through ptyprocess's exec pipe)."""
+    for sig in _DEFAULT_SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    os.chdir(cwd)
 
 
 def _resolve_command(command: str, path: str, cwd: str) -> str | None:

@@ -256,7 +256,7 @@ export class TerminalHub {
     this.#feed = new FeedScheduler((sessionId, text, counted, parsed) => {
       const entry = this.#pool.get(sessionId);
       if (entry) this.#writeOutput(entry, text, counted, parsed);
-      else parsed(Number.NaN);
+      else parsed?.(Number.NaN);
     }, clock);
   }
 
@@ -653,18 +653,22 @@ export class TerminalHub {
 
   /**
    * Writes to xterm.js; once parsed, acknowledges the `counted` characters and calls `parsed`
-   * with the parse time (ms): an empty write just before marks when xterm.js's task reached it.
+   * (if given) with the parse time (ms): an empty write just before marks when xterm.js's task
+   * reached it. Without `parsed`, no empty write: after a keystroke xterm.js parses the first
+   * write into an empty buffer at once, and the echo must be that write.
    */
-  #writeOutput(entry: PooledTerminal, text: string, counted: number, parsed: (parseMs: number) => void): void {
+  #writeOutput(entry: PooledTerminal, text: string, counted: number, parsed?: (parseMs: number) => void): void {
     let started = Number.NaN;
-    entry.term.write('', () => {
-      started = performance.now();
-    });
+    if (parsed) {
+      entry.term.write('', () => {
+        started = performance.now();
+      });
+    }
     entry.scroll.before(entry.term, text);
     entry.term.write(text, () => {
       entry.scroll.after(entry.term);
       this.#ack(entry, counted);
-      parsed(performance.now() - started);
+      parsed?.(performance.now() - started);
     });
   }
 

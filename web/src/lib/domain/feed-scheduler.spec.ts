@@ -6,7 +6,9 @@ interface Written {
   sessionId: string;
   text: string;
   counted: number;
+  /** `done` once parsed, and for a direct write. */
   parsed: (parseMs: number) => void;
+  direct: boolean;
 }
 
 /** A page whose tasks, frames and terminals the test runs by hand. */
@@ -21,7 +23,7 @@ function page(tuning: Partial<FeedTuning> = {}) {
     afterFrame: (run) => frames.push(run),
   };
   // Writes of up to 10 characters go direct here (4096 in the page), so small test floods queue.
-  const feed = new FeedScheduler((sessionId, text, counted, parsed) => written.push({ sessionId, text, counted, parsed }), clock, {
+  const feed = new FeedScheduler((sessionId, text, counted, parsed) => written.push({ sessionId, text, counted, parsed: parsed ?? done, direct: !parsed }), clock, {
     directChars: 10,
     ...tuning,
   });
@@ -57,6 +59,7 @@ describe('FeedScheduler', () => {
     p.feed.feed('s1', 'x');
     expect(p.written.map((w) => w.text)).toEqual(['x']);
     expect(p.written[0].counted).toBe(1);
+    expect(p.written[0].direct).toBe(true); // not measured: xterm.js parses it at once
   });
 
   it('queues the small writes of a session that wrote a lot lately', () => {

@@ -36,11 +36,13 @@ export const FEED_TUNING: Readonly<FeedTuning> = {
 };
 
 /**
- * Hands `text` to the session's terminal; `parsed(parseMs)` is called once the terminal parsed it
- * (xterm.js's write callback), with the time the parsing itself took (ms; NaN when unknown).
- * `counted`: how many of those characters are flow-controlled output, to acknowledge.
+ * Hands `text` to the session's terminal. `counted`: how many of those characters are
+ * flow-controlled output, to acknowledge. `parsed(parseMs)`, given for queued chunks only, is
+ * called once the terminal parsed the chunk (xterm.js's write callback), with the time the
+ * parsing itself took (ms; NaN when unknown). A direct write (an echo) has none: measuring it
+ * would cost xterm.js's parse-at-once after a keystroke.
  */
-export type FeedWrite = (sessionId: string, text: string, counted: number, parsed: (parseMs: number) => void) => void;
+export type FeedWrite = (sessionId: string, text: string, counted: number, parsed?: (parseMs: number) => void) => void;
 /** Runs `run` in a later task of its own (not inside the caller's task). */
 export type FeedDefer = (run: () => void) => void;
 
@@ -190,7 +192,7 @@ export class FeedScheduler {
       return;
     }
     if (this.#quiet(sessionId, text.length)) {
-      this.#write(sessionId, text, counted ? text.length : 0, () => {});
+      this.#write(sessionId, text, counted ? text.length : 0);
       return;
     }
     const fresh = new SessionQueue();
