@@ -97,6 +97,17 @@ class TerminalViews:
         if due:
             self._terminals.ack(session_id, due)
 
+    def typed(self, session_id: str) -> None:
+        """Input was written to the session: its flow window is boosted for a while
+        (`FlowWindow.typed`), so what follows a Ctrl-C is read at once."""
+        retune: tuple[int, int] | None = None
+        with self._lock:
+            window = self._windows.get(session_id)
+            if window is not None:
+                retune = window.typed(self._clock())
+        if retune is not None:
+            self._terminals.set_flow_window(session_id, *retune)
+
     def _produced(self, chunk: TerminalChunk) -> None:
         """Bus tap (reader threads): output of a session under flow control is timed."""
         with self._lock:

@@ -83,10 +83,12 @@ class TerminalService:
     def write(self, session_id: str, seq: int, data: str, ticket: str | None = None) -> None:
         """Keystrokes number `seq` of a view (applied in order). `ticket`: the view's write
         portal types that delegation (`portal_writes(session_id, ticket)` hears it before the
-        PTY does). Raises NOT_FOUND."""
+        PTY does); the session's flow window is boosted for a while (`TerminalViews.typed`).
+        Raises NOT_FOUND."""
         if ticket is not None:
             self._portal_writes(session_id, ticket)
         self._terminals.write(session_id, seq, data)
+        self._views.typed(session_id)
 
     def resize(self, session_id: str, cols: int, rows: int) -> None:
         """Resize a live session. Raises `AppError(NOT_FOUND)` when it is unknown or ended."""

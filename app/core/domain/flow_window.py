@@ -39,7 +39,10 @@ class FlowTuning:
     round trips of consumption the window holds; `history_s`: how long acks are kept to
     measure delivery (s, above the slowest round trip); `min_travel_s`: shortest travel time
     that yields a rate sample (s); `filter_s`: how long the best rate and the shortest delay
-    are remembered (s); `change`: relative change below which the window is left alone."""
+    are remembered (s); `change`: relative change below which the window is left alone;
+    `boost_chars`/`boost_s`: after input to the session, the window is at least that many
+    characters for that long (s), so Ctrl-C in one of many floods, each on a small window,
+    reaches its prompt in one turnover of the window rather than several (ADR 020)."""
 
     min_chars: int = 32_000
     max_chars: int = 4_000_000
@@ -49,10 +52,14 @@ class FlowTuning:
     min_travel_s: float = 0.005
     filter_s: float = 10.0
     change: float = 0.2
+    boost_chars: int = 256_000
+    boost_s: float = 1.0
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_chars <= self.start_chars <= self.max_chars:
             raise ValueError("need 2 <= min_chars <= start_chars <= max_chars")
+        if not self.min_chars <= self.boost_chars <= self.max_chars or self.boost_s < 0:
+            raise ValueError("need min_chars <= boost_chars <= max_chars and boost_s >= 0")
         if self.gain <= 0 or self.min_travel_s <= 0 \
                 or self.history_s <= self.min_travel_s or self.filter_s <= 0 or self.change < 0:
             raise ValueError("gain, min_travel_s, filter_s > 0; history_s > min_travel_s; "
@@ -76,6 +83,7 @@ class FlowWindow:
         self._history: collections.deque[tuple[float, int]] = collections.deque()  # (t, acked)
         self._rtts: collections.deque[tuple[float, float]] = collections.deque()  # (time, s)
         self._best: collections.deque[tuple[float, float]] = collections.deque()  # (time, c/s)
+        self._boost_until = float("-inf")
 
     @property
     def low(self) -> int:
@@ -92,6 +100,15 @@ class FlowWindow:
             self._marks.append((self._produced, now))
             if len(self._marks) > self.MARKS:
                 self._marks.popleft()
+
+    def typed(self, now: float) -> tuple[int, int] | None:
+        """Input reached the session at `now`: for `boost_s` the window is at least
+        `boost_chars`; returns the new `(high, low)` when it grew, else None."""
+        self._boost_until = now + self.tuning.boost_s
+        if self.high >= self.tuning.boost_chars:
+            return None
+        self.high = self.tuning.boost_chars
+        return self.high, self.low
 
     def _acked_at(self, when: float) -> tuple[float, int] | None:
         """The last `(time, characters acknowledged)` at or before `when` (None: none kept)."""
@@ -143,6 +160,8 @@ class FlowWindow:
             return None
         t = self.tuning
         high = int(min(t.max_chars, max(t.min_chars, t.gain * rate * rtt)))
+        if now < self._boost_until:
+            high = max(high, t.boost_chars)
         if abs(high - self.high) <= t.change * self.high:
             return None
         self.high = high

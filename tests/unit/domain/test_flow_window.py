@@ -138,3 +138,26 @@ def test_a_long_round_trip_keeps_a_window_that_covers_it() -> None:
     w = FlowWindow(FlowTuning(max_chars=100_000_000))
     drive(w, 3.0, chars_per_s=10_000_000, delay_s=0.3)
     assert w.high == pytest.approx(2 * 10_000_000 * 0.3, rel=0.25)
+
+
+def test_input_boosts_a_small_window_for_a_while_then_it_settles_again() -> None:
+    w = FlowWindow(FlowTuning(min_chars=32_000, boost_chars=256_000, boost_s=1.0))
+    drive(w, 2.0, chars_per_s=500_000, delay_s=0.04)  # one of 16 floods: a small window
+    assert w.high == pytest.approx(2 * 500_000 * 0.04, rel=0.25)
+    assert w.typed(2.0) == (256_000, 128_000)  # Ctrl-C: the backlog is read at once
+    assert w.typed(2.1) is None  # already boosted
+    drive(w, 0.8, chars_per_s=500_000, delay_s=0.04, start=2.1)
+    assert w.high == 256_000  # acks during the boost keep it
+    drive(w, 1.0, chars_per_s=500_000, delay_s=0.04, start=3.2)
+    assert w.high <= 64_000  # over: back to about what the page consumes
+
+
+def test_input_leaves_a_large_window_alone() -> None:
+    w = FlowWindow()
+    assert w.typed(0.0) is None
+    assert w.high == 512_000
+
+
+def test_the_boost_must_lie_within_the_bounds() -> None:
+    with pytest.raises(ValueError):
+        FlowTuning(min_chars=32_000, boost_chars=16_000)

@@ -61,3 +61,14 @@ def test_the_window_of_a_shown_session_follows_its_acks() -> None:
     assert views.window_of("s1") == (high, low)
     views.detach("s1", "w1")
     assert views.window_of("s1") is None
+
+
+def test_keystrokes_to_a_shown_session_boost_its_window() -> None:
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    sid = w.s.terminals.open_shell(ROOT, w.leaf(), 80, 24).session_id
+    w.s.terminals.write(sid, 0, "\x03")  # shown nowhere: no flow control, nothing to boost
+    assert w.host.windows == []
+    w.s.terminals.attach(sid, "w1", lambda c: None)
+    w.s.terminals.write(sid, 1, "\x03")
+    assert w.host.windows == []  # the starting window (512 000) is above the boost already

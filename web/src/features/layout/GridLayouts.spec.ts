@@ -44,6 +44,18 @@ describe('grid layouts', () => {
     expect(screen.getByTestId('merge-below')).toBeInTheDocument();
   });
 
+  it('says why an empty grid cell cannot be closed, and offers no dead button', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+    await menuAction('preset-2x2');
+    await waitFor(() => expect(screen.getAllByTestId('cell')).toHaveLength(4));
+    const close = within(screen.getAllByTestId('cell')[1]).getByTestId('close-cell');
+    expect(close).toBeDisabled();
+    expect(close.getAttribute('title')).toContain('A grid keeps its cells');
+    await fireEvent.click(close);
+    expect(h.gateway.callsOf('layout.edit').map((c) => (c[1] as { kind: string }).kind)).not.toContain('close');
+  });
+
   it('balances the layout and undoes it', async () => {
     const h = harness({ projects: [project('/p')] });
     await openProject(h);
