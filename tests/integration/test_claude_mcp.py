@@ -63,9 +63,18 @@ def claude_mcp_list(run_dir: Path, env: dict[str, str], home: Path) -> str:
     child = {"PATH": env["PATH"].split(os.pathsep, 1)[0] + ":/usr/bin:/bin", "HOME": str(home),
              "TERM": "dumb", **{k: v for k, v in env.items() if k.startswith("IDEA_")}}
     settings = str(run_dir / ".claude" / "idea-settings.json")
-    done = subprocess.run([str(CLAUDE), "--settings", settings, "mcp", "list"], cwd=run_dir,
-                          env=child, capture_output=True, text=True, timeout=240)
+    debug = home / "claude-debug.log"  # what Claude saw of the server (it swallows its stderr)
+    done = subprocess.run([str(CLAUDE), "--settings", settings, "--debug-file", str(debug),
+                           "mcp", "list"], cwd=run_dir, env=child, capture_output=True,
+                          text=True, timeout=240)
     return done.stdout + done.stderr
+
+
+def mcp_debug(home: Path) -> str:
+    """Claude Code's debug lines about MCP from the last `claude_mcp_list` (for a failure)."""
+    path = home / "claude-debug.log"
+    lines = path.read_text(errors="replace").splitlines() if path.exists() else []
+    return "\n".join(line for line in lines if "mcp" in line.lower() or "idea" in line)[-4000:]
 
 
 def idea_line(output: str) -> str:
@@ -92,7 +101,7 @@ def test_claude_code_reports_ideas_server_connected(launched: tuple[Path, dict[s
                                                     tmp_path: Path) -> None:
     run_dir, env = launched
     line = idea_line(claude_mcp_list(run_dir, env, tmp_path / "home"))
-    assert "mcp-server" in line and "✔ Connected" in line, line
+    assert "mcp-server" in line and "✔ Connected" in line, f"{line}\n{mcp_debug(tmp_path / 'home')}"
 
 
 def test_with_another_token_claude_code_fails_to_connect(launched: tuple[Path, dict[str, str]],
