@@ -235,7 +235,10 @@ class OrchestratorService:
     def _list(self, root: str) -> dict[str, Any]:
         with self._projects.locked(root) as state:
             entries = [(a, state.live_agent(a.agent_id)) for a in require_manifest(state).agents]
-        names = {p.id: p.name for p in self._profiles.execute(include_disabled=True)}
+        try:
+            names = {p.id: p.name for p in self._profiles.execute(include_disabled=True)}
+        except AppError:  # an unreadable profiles.json: the listing still works, with ids
+            names = {}
         with self._lock:
             out = []
             for entry, live in entries:
