@@ -71,7 +71,8 @@ export type QuitShell = { sessionId: string; label: string };
  * A confirmation on screen: busy shells about to end (`what` closes), or what quitting would
  * stop (running agents, busy shells of every window, detached ones included).
  */
-export type QuestionBody = { kind: 'busy'; busy: BusySession[]; what: string } | { kind: 'quit'; agents: string[]; shells: QuitShell[] };
+/** `busy`: closing `what` ends these shells (`shells`: each named `bash 1 · sleep`). */
+export type QuestionBody = { kind: 'busy'; busy: BusySession[]; shells: QuitShell[]; what: string } | { kind: 'quit'; agents: string[]; shells: QuitShell[] };
 export type Question = QuestionBody & { resolve: (choice: Choice) => void };
 
 /** Path comparison key: trailing separators dropped, backslashes unified. */
@@ -276,7 +277,12 @@ export class Workspace {
    */
   askAboutBusy(busy: readonly BusySession[], what: string): Promise<Choice> {
     if (busy.length === 0) return Promise.resolve('kill');
-    return this.#ask({ kind: 'busy', busy: [...busy], what });
+    const sessions = this.#tabs.flatMap((t) => t.sessions);
+    const shells = busy.map((b) => {
+      const title = sessions.find((s) => s.sessionId === b.sessionId)?.title;
+      return { sessionId: b.sessionId, label: title ? `${title} · ${b.process}` : b.process };
+    });
+    return this.#ask({ kind: 'busy', busy: [...busy], shells, what });
   }
 
   #ask(question: QuestionBody): Promise<Choice> {

@@ -61,6 +61,7 @@ describe('windows and tabs', () => {
     await boot(h);
     await h.workspace.open('/work/alpha');
     await fireEvent.click(await screen.findByTestId('close-tab-alpha'));
+    expect((await screen.findAllByTestId('busy-process')).map((e) => e.textContent)).toEqual(['Shell · vim']); // the session's title, as in the quit question
     await fireEvent.click(await screen.findByTestId('confirm-keep'));
     await waitFor(() => expect(h.gateway.callsOf('windows.closeTab')).toEqual([['/work/alpha', ['s1']]]));
   });
