@@ -50,6 +50,16 @@ def try_in_box(dialog: Locator, capability: str, target: str) -> Locator:
     return result
 
 
+def open_project_editor(launch, project: Path, tmp_path: Path) -> tuple[Page, Locator]:  # type: ignore[no-untyped-def]
+    """The app on `project` (HOME a fresh folder of `tmp_path`) and its project permissions
+    editor, open and loaded."""
+    home = tmp_path / "home"
+    home.mkdir()
+    app = launch(project=project, extra_env={"HOME": str(home)})
+    app.page.locator('[data-testid="open-project-permissions"]').click()
+    return app.page, editor(app.page)
+
+
 def pose_write_rule(dialog: Locator, patterns: str) -> Locator:
     """Poses "write: allow `patterns`, otherwise deny" in the open editor and saves it;
     returns the rule's row."""
@@ -82,14 +92,8 @@ def launch_boxed(page: Page, persona: str) -> tuple[str, Locator, Locator]:
 def test_a_shell_agent_granted_the_project_cannot_write_beside_it(launch, base: Path,
                                                                   tmp_path: Path) -> None:
     project = base / "proj"
-    home = tmp_path / "home"
-    home.mkdir()
-    app = launch(project=project, extra_env={"HOME": str(home)})
-    page = app.page
-
     # The project editor: nothing posed, then "write: allow **, otherwise deny".
-    page.locator('[data-testid="open-project-permissions"]').click()
-    dialog = editor(page)
+    page, dialog = open_project_editor(launch, project, tmp_path)
     assert f"Landlock ABI {ABI}" in dialog.locator('[data-testid="permissions-machine"]').inner_text()
     assert "replaces the vendor's bubblewrap" in dialog.locator(
         '[data-testid="permissions-replaces-vendor"]').inner_text()

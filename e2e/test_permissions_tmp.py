@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from app.adapters.sandbox.landlock import LandlockEnforcer
-from e2e.test_permissions import editor, launch_boxed, pose_write_rule, try_in_box
+from e2e.test_permissions import launch_boxed, open_project_editor, pose_write_rule, try_in_box
 from e2e.ui import type_in, wait_terminal
 
 ABI, WHY = LandlockEnforcer().abi()
@@ -23,13 +23,7 @@ def test_a_project_under_tmp_is_said_partly_sandboxed_and_the_test_box_tells_the
         launch, tmp_path: Path) -> None:
     project = tmp_path / "proj"
     assert project.resolve().is_relative_to(Path(tempfile.gettempdir()).resolve())
-    home = tmp_path / "home"
-    home.mkdir()
-    app = launch(project=project, extra_env={"HOME": str(home)})
-    page = app.page
-
-    page.locator('[data-testid="open-project-permissions"]').click()
-    dialog = editor(page)
+    page, dialog = open_project_editor(launch, project, tmp_path)
     warning = dialog.locator('[data-testid="permissions-exposed"]')
     assert "Rules inside this project cannot be enforced by the OS" in warning.inner_text()
     assert "the project lies in /tmp" in warning.inner_text()

@@ -160,24 +160,19 @@ class WorkspaceService:
         """Before the app ends: every live plain shell shown in a cell is kept (cwd, last
         output) to reopen next time; the running agents are recorded. Saved at once."""
         shells: list[RestoredShell] = []
-        for handle in self._projects.handles():
-            with handle.lock:
-                state = handle.state
-                shown = state.shown_sessions() if handle.in_tab else set()
-                for record in state.sessions.values():
-                    if record.kind != "shell" or not record.alive or \
-                            record.session_id not in shown:
-                        continue
-                    cwd = (self._inspector.cwd(record.session_id) if self._inspector
-                           else None) or state.root
-                    text = self._output.scrollback(record.session_id)
-                    try:
-                        name = self._store.write_scrollback(record.session_id, text)
-                    except AppError as exc:
-                        log.warning("scrollback of %s not kept: %s", record.session_id, exc)
-                        name = ""
-                    shells.append(RestoredShell(root=state.root, session_id=record.session_id,
-                                                cwd=cwd, scrollback=name))
+        for shell in self.live_shells():
+            if not shell.shown:
+                continue
+            cwd = (self._inspector.cwd(shell.session_id) if self._inspector
+                   else None) or shell.root
+            text = self._output.scrollback(shell.session_id)
+            try:
+                name = self._store.write_scrollback(shell.session_id, text)
+            except AppError as exc:
+                log.warning("scrollback of %s not kept: %s", shell.session_id, exc)
+                name = ""
+            shells.append(RestoredShell(root=shell.root, session_id=shell.session_id,
+                                        cwd=cwd, scrollback=name))
         agents = self.live_agents()
         with self._lock:
             self._doc = RecordQuit(self._saving).execute(self._doc, shells, agents)

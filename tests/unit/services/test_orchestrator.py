@@ -488,23 +488,31 @@ class Hangup:
             callback()
 
 
+def ask_in_thread(w: Any, asker: Any, target: str, task: str,
+                  hangup: Hangup) -> tuple[threading.Thread, dict[str, Any]]:
+    """`asker` asks `target` in a thread of its own (as `idea ask` would wait); the result
+    dict gets the error `code` the ask ended with."""
+    result: dict[str, Any] = {}
+
+    def ask() -> None:
+        try:
+            w.s.orchestrator.dispatch(ROOT, asker, {"type": "agent.ask", "target": target,
+                                                    "task": task}, hangup)
+        except AppError as exc:
+            result["code"] = exc.code
+
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    return thread, result
+
+
 def test_an_asker_that_hangs_up_withdraws_its_queued_ask() -> None:
     w = world()
     a = setup(w, "Alpha", "Beta", "Gamma")
     Call(w, a["Gamma"], {"type": "agent.ask", "target": "Beta", "task": "first"})
     wait_until(lambda: "first" in injected(w, a["Beta"].session_id))
     hangup = Hangup()
-    result: dict[str, Any] = {}
-
-    def ask() -> None:
-        try:
-            w.s.orchestrator.dispatch(ROOT, a["Alpha"], {"type": "agent.ask", "target": "Beta",
-                                                         "task": "unheard"}, hangup)
-        except AppError as exc:
-            result["code"] = exc.code
-
-    thread = threading.Thread(target=ask, daemon=True)
-    thread.start()
+    thread, result = ask_in_thread(w, a["Alpha"], "Beta", "unheard", hangup)
     wait_until(lambda: hangup.callbacks)
     hangup.fire()  # ^C on `idea ask`
     thread.join(5)
@@ -525,17 +533,7 @@ def test_an_asker_that_hangs_up_mid_turn_orphans_the_ask_and_its_reply_goes_to_n
     a = setup(w, "Alpha", "Gamma")
     alpha, gamma = a["Alpha"].agent_id, a["Gamma"].agent_id
     hangup = Hangup()
-    result: dict[str, Any] = {}
-
-    def ask() -> None:
-        try:
-            w.s.orchestrator.dispatch(ROOT, a["Alpha"], {"type": "agent.ask", "target": "Gamma",
-                                                         "task": "long work"}, hangup)
-        except AppError as exc:
-            result["code"] = exc.code
-
-    thread = threading.Thread(target=ask, daemon=True)
-    thread.start()
+    thread, result = ask_in_thread(w, a["Alpha"], "Gamma", "long work", hangup)
     wait_until(lambda: "long work" in injected(w, a["Gamma"].session_id))
     assert [(g["from"], g["to"]) for g in w.s.orchestrator.graph(ROOT)] == [(alpha, gamma)]
     hangup.fire()  # `timeout 8 idea ask Gamma …` killed the client
