@@ -601,21 +601,22 @@ def test_a_task_cannot_press_keys_and_a_long_one_is_kept_in_a_file() -> None:
     assert "idea_reply" not in kept and "Answer with: idea reply --ticket" in kept
 
 
-def test_a_tui_gets_the_task_as_typed_and_a_shell_gets_it_as_a_no_op() -> None:
+def typed_task(task: str, profile: str = "shell") -> tuple[str, str]:
+    """What reaches Beta's terminal (agents of `profile`) when Alpha asks it `task`, and the
+    ticket it names."""
     w = world()
-    a = setup(w, "Alpha", "Beta", profile="tui")
-    Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "hi; touch x #"})
+    a = setup(w, "Alpha", "Beta", profile=profile)
+    Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": task})
     wait_until(lambda: "touch" in injected(w, a["Beta"].session_id))
     text = injected(w, a["Beta"].session_id)
-    ticket = text.split("ticket ")[1].split("]")[0]
+    return text, text.split("ticket ")[1].split("]")[0]
+
+
+def test_a_tui_gets_the_task_as_typed_and_a_shell_gets_it_as_a_no_op() -> None:
+    text, ticket = typed_task("hi; touch x #", profile="tui")
     assert text == (f"[IdeA · task from Alpha · ticket {ticket}] hi; touch x # (answer with "
                     f"idea_reply, ticket {ticket}, or: idea reply --ticket {ticket} \"…\")")
-    w2 = world()
-    b = setup(w2, "Alpha", "Beta")
-    Call(w2, b["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "it's; touch x #"})
-    wait_until(lambda: "touch" in injected(w2, b["Beta"].session_id))
-    text = injected(w2, b["Beta"].session_id)
-    ticket = text.split("ticket ")[1].split("]")[0]
+    text, ticket = typed_task("it's; touch x #")
     assert text == (f": '[IdeA · task from Alpha · ticket {ticket}] it'\\''s; touch x # "
                     f"(answer with: idea reply --ticket {ticket} \"…\")'")
 
