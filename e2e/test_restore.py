@@ -151,6 +151,7 @@ def test_quit_and_restart_restores_windows_tabs_shells_and_agents(launch,
     assert [[t["root"] for t in w["tabs"]] for w in saved["windows"]] == [[str(project)]]
     [kept] = saved["restoredShells"]
     assert kept["sessionId"] == shell and kept["cwd"] == str(project / "sub dir")
+    assert kept["title"].endswith(" 1")  # it comes back under its name
     assert [a["agentId"] for a in saved["agentsRunningAtQuit"]]
 
     again = launch(data_dir=data)  # no --project: the saved workspace brings the tab back

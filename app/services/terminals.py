@@ -45,12 +45,14 @@ class TerminalService:
         self._portal_writes = portal_writes
 
     def open_shell(self, root: str, node_id: str, cols: int, rows: int,
-                   cwd: str | None = None, session_id: str | None = None) -> ShellOpened:
+                   cwd: str | None = None, session_id: str | None = None,
+                   title: str | None = None) -> ShellOpened:
         """Start the user's shell in cell `node_id` of project `root` (in `cwd`, default the
-        root: a restored shell reopens where it was). Errors of `OpenShell`."""
+        root, and titled `title` when free: a restored shell reopens where it was, under its
+        name). Errors of `OpenShell`."""
         with self._projects.locked(root) as state:
             before = set(state.sessions)
-            opened = self._open_shell.execute(state, node_id, cols, rows, cwd, session_id)
+            opened = self._open_shell.execute(state, node_id, cols, rows, cwd, session_id, title)
             self._bus.sized(opened.session_id, cols, rows, from_start=True)
             self._keeper.after_start(state, before)
             return opened

@@ -172,7 +172,7 @@ class WorkspaceService:
                 log.warning("scrollback of %s not kept: %s", shell.session_id, exc)
                 name = ""
             shells.append(RestoredShell(root=shell.root, session_id=shell.session_id,
-                                        cwd=cwd, scrollback=name))
+                                        cwd=cwd, scrollback=name, title=shell.title))
         agents = self.live_agents()
         with self._lock:
             self._doc = RecordQuit(self._saving).execute(self._doc, shells, agents)
@@ -181,7 +181,8 @@ class WorkspaceService:
     def restore_shells(self, root: str, terminals: TerminalService) -> list[str]:
         """Reopen the plain shells project `root` showed at the last quit: each comes back in
         its cell, under its old session id, in its old working directory (the project root
-        when that folder is gone), its saved output shown first and marked as restored.
+        when that folder is gone) and under its old title, its saved output shown first and
+        marked as restored.
         Each is restored once. Returns the session ids reopened."""
         key = root_key(root)
         handle = self._projects.find(root)
@@ -206,7 +207,7 @@ class WorkspaceService:
             for cwd in dict.fromkeys((shell.cwd, state.root)):
                 try:
                     terminals.open_shell(state.root, cells[shell.session_id], 80, 24, cwd,
-                                         shell.session_id)
+                                         shell.session_id, shell.title or None)
                 except AppError as exc:
                     log.info("restoring shell %s in %s: %s", shell.session_id, cwd, exc)
                     continue

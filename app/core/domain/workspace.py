@@ -68,12 +68,14 @@ class WindowEntry(Document):
 
 class RestoredShell(Document):
     """A plain shell alive at quit: its project, session id (the layout leaf names it), working
-    directory and the file (relative to the data dir) holding its saved scrollback."""
+    directory, the file (relative to the data dir) holding its saved scrollback and its title
+    (`bash 2`: it comes back under it; empty in files written before titles were kept)."""
 
     root: str
     session_id: str
     cwd: str
     scrollback: str = Field(default="", exclude_if=is_empty)
+    title: str = Field(default="", exclude_if=is_empty)
 
 
 class RunningAgent(Document):

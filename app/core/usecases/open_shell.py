@@ -33,10 +33,12 @@ class OpenShell:
         self._shell = shell
 
     def execute(self, project: ProjectState, node_id: str, cols: int, rows: int,
-                cwd: str | None = None, session_id: str | None = None) -> ShellOpened:
+                cwd: str | None = None, session_id: str | None = None,
+                title: str | None = None) -> ShellOpened:
         """Start the shell with cwd = `cwd` (a restored shell's folder) or the project root,
         size `cols` x `rows` cells, env `IDEA_PROJECT_ROOT`, under `session_id` when given (a
-        restored shell keeps the id its cell names); the leaf `node_id` of the active
+        restored shell keeps the id its cell names) and titled `title` when no other shell of
+        the project has it (a restored shell keeps its name), else `bash 1`, `bash 2`…; the leaf `node_id` of the active
         layout then shows it (persisted, no undo step). Publishes `SessionStarted` then `LayoutChanged`.
 
         Raises `INVALID` (no shell configured, node not a leaf), `NOT_FOUND` (unknown node),
@@ -51,7 +53,7 @@ class OpenShell:
                          env={"IDEA_PROJECT_ROOT": project.root}, cols=cols, rows=rows,
                          session_id=session_id or self._ids.new_id())
         session_id = self._terminals.spawn(spec)
-        record = SessionRecord(session_id, "shell", _free_title(project, self._shell))
+        record = SessionRecord(session_id, "shell", _free_title(project, self._shell, title))
         project.sessions[session_id] = record
         try:
             layouts = show_in_cell(self._fs, project, node_id, session_id)
@@ -64,11 +66,13 @@ class OpenShell:
         return ShellOpened(session_id, layouts)
 
 
-def _free_title(project: ProjectState, shell: str) -> str:
-    """`bash 1`, `bash 2`, …: the first number no other shell of the project uses, so
-    detached shells can be told apart."""
+def _free_title(project: ProjectState, shell: str, wanted: str | None = None) -> str:
+    """`wanted` when no other shell of the project uses it, else `bash 1`, `bash 2`, …: the
+    first number no other shell uses, so detached shells can be told apart."""
     name = posixpath.basename(shell.replace("\\", "/")) or "shell"
     used = {record.title for record in project.sessions.values() if record.kind == "shell"}
+    if wanted and wanted not in used:
+        return wanted
     n = 1
     while f"{name} {n}" in used:
         n += 1

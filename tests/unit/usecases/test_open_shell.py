@@ -65,3 +65,13 @@ def test_shells_get_distinct_titles() -> None:
     titles = [state.sessions[shells.execute(state, leaf_id, 80, 24).session_id].title
               for _ in range(3)]
     assert titles == ["bash 1", "bash 2", "bash 3"]
+
+
+def test_a_restored_shell_keeps_its_title_unless_another_shell_took_it() -> None:
+    fs, ids, state = created_project()
+    assert state.layouts is not None
+    leaf_id = state.layouts.active.root.id
+    shells = OpenShell(FakeTerminalHost(), ids, fs, FakeEventSink(), "/bin/bash")
+    titles = [state.sessions[shells.execute(state, leaf_id, 80, 24, title=wanted).session_id].title
+              for wanted in ("bash 3", None, "bash 3")]
+    assert titles == ["bash 3", "bash 1", "bash 2"]
