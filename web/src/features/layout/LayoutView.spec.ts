@@ -118,7 +118,10 @@ describe('layout', () => {
     p.layouts!.layouts[0].tree.root = { type: 'leaf', node: { id: 'n1', session: 'gone' } };
     const h = harness({ projects: [p] });
     await openProject(h);
-    expect(await screen.findByTestId('session-ended')).toHaveTextContent('Session ended');
+    const ended = await screen.findByTestId('session-ended');
+    expect(ended).toHaveTextContent('Session ended');
+    // Its buttons come first, on the left: the toasts (bottom right) never cover them.
+    expect(ended.firstElementChild).toBe(screen.getByTestId('reopen-shell'));
     await fireEvent.click(screen.getByTestId('reopen-shell'));
     await waitFor(() => expect(screen.getByTestId('terminal').dataset.sessionId).toBe('s1'));
   });

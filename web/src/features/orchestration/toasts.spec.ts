@@ -33,4 +33,20 @@ describe('Toasts', () => {
     toasts.show({ message: 'Beta stopped', tone: 'info', root: '/p' });
     expect(toasts.list.map((t) => t.count)).toEqual([1, 1, 1, 1]);
   });
+
+  it('stays while held (pointer or focus on it) and goes its full time after release', () => {
+    const toasts = new Toasts();
+    const toast = toasts.show({ message: 'Beta failed', tone: 'error', root: '/p' });
+    vi.advanceTimersByTime(TOAST_MS - 10);
+    toasts.hold(toast.id);
+    vi.advanceTimersByTime(TOAST_MS * 3);
+    expect(toasts.list).toHaveLength(1);
+    toasts.release(toast.id);
+    vi.advanceTimersByTime(TOAST_MS - 1);
+    expect(toasts.list).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(toasts.list).toEqual([]);
+    toasts.release(toast.id); // a late release of a gone toast brings nothing back
+    expect(toasts.list).toEqual([]);
+  });
 });

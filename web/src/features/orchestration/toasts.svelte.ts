@@ -19,7 +19,7 @@ export interface Toast {
 /** What a toast says, given how many events it stands for. */
 export type ToastContent = Omit<Toast, 'id' | 'key' | 'count'>;
 
-/** The window's toasts, newest last; each goes away by itself after `TOAST_MS`. */
+/** The window's toasts, newest last; each goes away by itself after `TOAST_MS` (not while held). */
 export class Toasts {
   #list = $state.raw<Toast[]>([]);
   #nextId = 1;
@@ -46,6 +46,17 @@ export class Toasts {
     this.#list = this.#list.map((t) => (t.id === existing.id ? updated : t));
     this.#arm(existing.id);
     return updated;
+  }
+
+  /** The pointer or the focus is on toast `id`: it stays until `release`d. */
+  hold(id: number): void {
+    clearTimeout(this.#timers.get(id));
+    this.#timers.delete(id);
+  }
+
+  /** The pointer or the focus left toast `id`: it goes away `TOAST_MS` later. */
+  release(id: number): void {
+    if (this.#list.some((t) => t.id === id)) this.#arm(id);
   }
 
   dismiss(id: number): void {
