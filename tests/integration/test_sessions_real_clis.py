@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from app.adapters.sessions.acp import AcpSessions
+from app.adapters.sessions.claude_events import AUTH_HINT
 from app.adapters.sessions.claude_stream import ClaudeStreamSessions
 from app.adapters.sessions.codex_exec import CodexExecSessions
 from app.core.domain.agent_session import (
@@ -161,7 +162,7 @@ def test_claude_stream_json_says_not_logged_in_and_resumes_its_session(spec_for:
         session.close()
     for error in (failure.value, again.value):
         assert (error.code, error.message) == ("SESSION_ERROR",
-                                               "Not logged in · Please run /login")
+                                               "Not logged in · Please run /login" + AUTH_HINT)
         assert error.details == {"engineSessionId": captured}
     assert captured and len(captured) == 36
     assert TextDelta("Not logged in · Please run /login") in first

@@ -36,6 +36,10 @@ ALLOWED = ("allowed", "allowed_warning")
 #: `tool_use.input` keys that say what a tool works on, in order of preference.
 DETAIL_KEYS = ("command", "file_path", "path", "pattern", "url", "query", "description")
 DETAIL_CHARS = 200
+#: Said after Claude Code's own words when its `assistant` line carries `error:
+#: "authentication_failed"` ("Not logged in · Please run /login" names no way in from IdeA).
+AUTH_HINT = (" — Claude Code has no login here: run `claude` in a terminal and type /login, "
+             "or set ANTHROPIC_API_KEY in the environment IdeA starts from")
 
 
 def parse_reset_ms(info: object) -> int | None:
@@ -67,6 +71,7 @@ class ClaudeStreamParser:
     def __init__(self, resume_id: str | None = None) -> None:
         self._session_id = resume_id
         self._last_error: str | None = None
+        self._auth_failed = False
 
     @property
     def engine_session_id(self) -> str | None:
@@ -112,7 +117,8 @@ class ClaudeStreamParser:
                 events.append(ToolActivity(str(block.get("name") or "tool"),
                                            tool_detail(block.get("input"))))
         if message.get("error") and texts:  # e.g. "authentication_failed": the text says why
-            self._last_error = " ".join(texts)
+            self._auth_failed = self._auth_failed or message["error"] == "authentication_failed"
+            self._last_error = " ".join(texts) + (AUTH_HINT if self._auth_failed else "")
         return events or [Heartbeat()]
 
     @staticmethod
@@ -138,5 +144,7 @@ class ClaudeStreamParser:
         errors = message.get("errors")
         listed = "; ".join(str(e) for e in errors) if isinstance(errors, list) else ""
         why = text.strip() or listed or self._last_error or subtype or "the turn failed"
+        if self._auth_failed and AUTH_HINT not in why:
+            why += AUTH_HINT
         return Final(text=text, engine_session_id=self._session_id, is_error=True,
                      error_message=why)

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from app.adapters.sessions.claude_events import ClaudeStreamParser, parse_reset_ms
+from app.adapters.sessions.claude_events import AUTH_HINT, ClaudeStreamParser, parse_reset_ms
 from app.adapters.sessions.claude_stream import claude_argv
 from app.core.domain.agent_session import (
     Final,
@@ -127,9 +127,10 @@ def test_the_real_offline_turn_is_an_error_final_with_the_clis_words() -> None:
         {"type": "result", "subtype": "success", "is_error": True,
          "result": "Not logged in · Please run /login", "terminal_reason": "api_error",
          "num_turns": 1, "session_id": sid}])
+    said = "Not logged in · Please run /login" + AUTH_HINT  # and how to log in from IdeA
     assert events[-1] == Final("Not logged in · Please run /login", sid, is_error=True,
-                               error_message="Not logged in · Please run /login")
-    assert parser.last_error == "Not logged in · Please run /login"
+                               error_message=said)
+    assert parser.last_error == said
 
 
 def test_an_error_result_without_text_says_what_it_can() -> None:
