@@ -38,8 +38,9 @@ class OpenShell:
         """Start the shell with cwd = `cwd` (a restored shell's folder) or the project root,
         size `cols` x `rows` cells, env `IDEA_PROJECT_ROOT`, under `session_id` when given (a
         restored shell keeps the id its cell names) and titled `title` when no other shell of
-        the project has it (a restored shell keeps its name), else `bash 1`, `bash 2`…; the leaf `node_id` of the active
-        layout then shows it (persisted, no undo step). Publishes `SessionStarted` then `LayoutChanged`.
+        the project has it (a restored shell keeps its name), else `bash 1`, `bash 2`…; the
+        leaf `node_id` of the active layout then shows it (persisted, no undo step). Publishes
+        `SessionStarted` then `LayoutChanged`.
 
         Raises `INVALID` (no shell configured, node not a leaf), `NOT_FOUND` (unknown node),
         `CORRUPT_FILE` (`layouts.json` unreadable), `COMMAND_NOT_FOUND` (from the PTY host).
