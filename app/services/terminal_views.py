@@ -83,14 +83,18 @@ class TerminalViews:
             self.detach(session_id, view)
 
     def ack(self, session_id: str, view: str, chars: int) -> None:
-        """View `view` consumed `chars` characters of the session's output."""
+        """View `view` consumed `chars` characters of the session's output; its window is
+        retuned, with the crowded gain while another shown session floods or is typed in."""
         retune: tuple[int, int] | None = None
         with self._lock:
             frontier = self._frontiers.get(session_id)
             due = frontier.ack(view, chars) if frontier is not None else 0
             window = self._windows.get(session_id)
             if due and window is not None:
-                retune = window.acked(due, self._clock())
+                now = self._clock()
+                crowded = any(other.crowds(now) for sid, other in self._windows.items()
+                              if sid != session_id)
+                retune = window.acked(due, now, crowded)
         if retune is not None:
             log.debug("flow window of %s: %d/%d chars", session_id, *retune)
             self._terminals.set_flow_window(session_id, *retune)

@@ -17,11 +17,22 @@ While the transport limits the flood, `R ≈ high ÷ rtt`, so each retune multip
 about `gain` and it grows; once the page limits it (`R` = the page's speed), the window settles
 at `gain` round trips of what the page consumes: what is unacknowledged drains in about
 `gain × rtt_min` (Ctrl-C → prompt), and a queue standing in the page does not inflate it
-(`rtt_min` is the shortest delay, not the current one). No bound on the drain time in terms
-of the delivery rate: measured, it shrinks the window whenever the round trip exceeds it
+(`rtt_min` is the shortest delay, not the current one). No bound on the drain time of the
+first `crowded_gain` round trips: measured, it shrinks the window whenever the round trip exceeds it
 (`R = high ÷ rtt` then `high' = R × bound < high`) and a loaded machine collapses to the floor
 (ADR 008). Both filters matter on a loaded machine: with the current rate and delay, a round
 trip slower than `gain × rtt_min` would shrink the window, and the next one slower still.
+
+The gain depends on the company (issue 11, measured in `docs/benchmarks.md` sitting 7): a
+session flooding alone gets `gain` round trips (4), which keeps the page fed through the ack
+interval and the frames it waits for (with 2 the page had nothing to parse at about half its
+frames; one `cat` now goes about a third faster); while another shown session crowds it
+(`crowds`: acked within `crowd_s`, or typed in within `boost_s`) it gets `crowded_gain` (2):
+sixteen floods each holding twice as much only delayed Ctrl-C, and a flood holding twice as
+much doubled the echo time of the terminal the user types in. The round trips above
+`crowded_gain` are granted only up to `drain_s` of the page's consumption: a session left
+alone after a crowded spell remembers that spell's long round trips, and four of them made its
+Ctrl-C wait 0.3 s.
 
 Pure: the caller passes the clock (`now`, seconds, monotonic) and serialises calls.
 """
@@ -36,18 +47,24 @@ from dataclasses import dataclass
 class FlowTuning:
     """`min_chars`/`max_chars`: bounds of `high` (characters); `start_chars`: `high` before
     any measurement (and until that much was acknowledged: echoes decide nothing); `gain`:
-    round trips of consumption the window holds; `history_s`: how long acks are kept to
-    measure delivery (s, above the slowest round trip); `min_travel_s`: shortest travel time
-    that yields a rate sample (s); `filter_s`: how long the best rate and the shortest delay
-    are remembered (s); `change`: relative change below which the window is left alone;
-    `boost_chars`/`boost_s`: after input to the session, the window is at least that many
-    characters for that long (s), so Ctrl-C in one of many floods, each on a small window,
-    reaches its prompt in one turnover of the window rather than several (ADR 020)."""
+    round trips of consumption the window holds (a session flooding alone); `crowded_gain`:
+    the same while another session crowds this one (it was acked within the last `crowd_s`
+    (s), or typed in within `boost_s`); `drain_s`: the round trips above `crowded_gain` are
+    granted only up to what the page drains in that long (s); `history_s`: how long acks are
+    kept to measure delivery (s, above the slowest round trip); `min_travel_s`: shortest
+    travel time that yields a rate sample (s); `filter_s`: how long the best rate and the
+    shortest delay are remembered (s); `change`: relative change below which the window is
+    left alone; `boost_chars`/`boost_s`: after input to the session, the window is at least
+    that many characters for that long (s), so Ctrl-C in one of many floods, each on a small
+    window, reaches its prompt in one turnover of the window rather than several (ADR 020)."""
 
     min_chars: int = 32_000
     max_chars: int = 4_000_000
     start_chars: int = 512_000
-    gain: float = 2.0
+    gain: float = 4.0
+    crowded_gain: float = 2.0
+    crowd_s: float = 0.5
+    drain_s: float = 0.15
     history_s: float = 3.0
     min_travel_s: float = 0.005
     filter_s: float = 10.0
@@ -60,10 +77,11 @@ class FlowTuning:
             raise ValueError("need 2 <= min_chars <= start_chars <= max_chars")
         if not self.min_chars <= self.boost_chars <= self.max_chars or self.boost_s < 0:
             raise ValueError("need min_chars <= boost_chars <= max_chars and boost_s >= 0")
-        if self.gain <= 0 or self.min_travel_s <= 0 \
-                or self.history_s <= self.min_travel_s or self.filter_s <= 0 or self.change < 0:
-            raise ValueError("gain, min_travel_s, filter_s > 0; history_s > min_travel_s; "
-                             "change >= 0")
+        if min(self.gain, self.crowded_gain, self.min_travel_s, self.filter_s) <= 0 \
+                or min(self.crowd_s, self.drain_s, self.change) < 0 \
+                or self.history_s <= self.min_travel_s:
+            raise ValueError("gains, min_travel_s, filter_s > 0; crowd_s, drain_s, change >= 0; "
+                             "history_s > min_travel_s")
 
 
 class FlowWindow:
@@ -131,8 +149,23 @@ class FlowWindow:
             self._best.popleft()
         return max((r for _, r in self._best), default=None)
 
-    def acked(self, chars: int, now: float) -> tuple[int, int] | None:
-        """The views consumed `chars` more characters at `now`."""
+    def flooding(self, now: float) -> bool:
+        """Whether the views acknowledged output of the session within `crowd_s` of `now` (the
+        page acks at least 4096 characters at a time: an echo alone is never acked)."""
+        return bool(self._history) and now - self._history[-1][0] <= self.tuning.crowd_s
+
+    def typing(self, now: float) -> bool:
+        """Whether input reached the session within `boost_s` of `now` (`typed`)."""
+        return now < self._boost_until
+
+    def crowds(self, now: float) -> bool:
+        """Whether this session makes the others `crowded`: it floods, or the user types in it
+        (its echo must not wait behind a flood elsewhere in the page)."""
+        return self.flooding(now) or self.typing(now)
+
+    def acked(self, chars: int, now: float, crowded: bool = False) -> tuple[int, int] | None:
+        """The views consumed `chars` more characters at `now`; `crowded`: another session
+        `crowds(now)`, so the window holds `crowded_gain` round trips."""
         if chars <= 0:
             return None
         self._acked += chars
@@ -159,7 +192,10 @@ class FlowWindow:
         if rate is None or rtt is None or self._acked < self.tuning.start_chars:
             return None
         t = self.tuning
-        high = int(min(t.max_chars, max(t.min_chars, t.gain * rate * rtt)))
+        wanted = t.crowded_gain * rate * rtt
+        if not crowded:  # the extra round trips only while they drain within `drain_s`
+            wanted = max(wanted, min(t.gain * rate * rtt, rate * t.drain_s))
+        high = int(min(t.max_chars, max(t.min_chars, wanted)))
         if now < self._boost_until:
             high = max(high, t.boost_chars)
         if abs(high - self.high) <= t.change * self.high:

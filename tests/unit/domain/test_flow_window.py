@@ -8,9 +8,9 @@ from app.core.domain.flow_window import FlowTuning, FlowWindow
 
 
 def drive(window: FlowWindow, seconds: float, chars_per_s: float, delay_s: float,
-          start: float = 0.0, tick_s: float = 0.02) -> list[tuple[int, int]]:
+          start: float = 0.0, tick_s: float = 0.02, crowded: bool = False) -> list[tuple[int, int]]:
     """Output produced at `chars_per_s`, each tick's share acked `delay_s` later (whole
-    milliseconds, so no float drift moves an ack by a tick)."""
+    milliseconds, so no float drift moves an ack by a tick); `crowded`: other sessions flood."""
     changes = []
     per_tick = int(chars_per_s * tick_s)
     tick, delay, begin = round(tick_s * 1000), round(delay_s * 1000), round(start * 1000)
@@ -20,7 +20,7 @@ def drive(window: FlowWindow, seconds: float, chars_per_s: float, delay_s: float
         pending.append((ms + delay, per_tick))
         while pending and pending[0][0] <= ms:
             _, chars = pending.pop(0)
-            got = window.acked(chars, ms / 1000)
+            got = window.acked(chars, ms / 1000, crowded)
             if got:
                 changes.append(got)
     return changes
@@ -36,8 +36,25 @@ def test_nothing_changes_before_the_rate_and_the_delay_are_known() -> None:
 def test_the_window_settles_at_gain_round_trips_of_what_the_page_consumes() -> None:
     w = FlowWindow(FlowTuning(min_chars=10_000, max_chars=100_000_000, start_chars=512_000))
     drive(w, 3.0, chars_per_s=20_000_000, delay_s=0.04)
-    assert w.high == pytest.approx(2.0 * 20_000_000 * 0.04, rel=0.25)
+    assert w.high == pytest.approx(4.0 * 20_000_000 * 0.04, rel=0.25)  # alone: gain 4
     assert w.low == w.high // 2
+
+
+def test_while_other_sessions_flood_the_window_holds_the_crowded_gain() -> None:
+    w = FlowWindow(FlowTuning(min_chars=10_000, max_chars=100_000_000, start_chars=512_000))
+    drive(w, 3.0, chars_per_s=20_000_000, delay_s=0.04, crowded=True)
+    assert w.high == pytest.approx(2.0 * 20_000_000 * 0.04, rel=0.25)
+    drive(w, 1.0, chars_per_s=20_000_000, delay_s=0.04, start=3.0)  # the others stopped
+    assert w.high == pytest.approx(4.0 * 20_000_000 * 0.04, rel=0.25)
+
+
+def test_a_session_floods_while_its_output_was_acked_lately() -> None:
+    w = FlowWindow(FlowTuning(crowd_s=0.5))
+    assert not w.flooding(0.0)  # nothing acked yet
+    w.produced(8192, 1.0)
+    w.acked(8192, 1.1)
+    assert w.flooding(1.2) and w.flooding(1.6)
+    assert not w.flooding(1.7)
 
 
 def test_a_slow_page_gets_a_small_window_bounded_below() -> None:
@@ -77,6 +94,10 @@ def test_tuning_is_validated() -> None:
         FlowTuning(min_chars=10, start_chars=5)
     with pytest.raises(ValueError):
         FlowTuning(gain=0)
+    with pytest.raises(ValueError):
+        FlowTuning(crowded_gain=0)
+    with pytest.raises(ValueError):
+        FlowTuning(crowd_s=-1)
 
 
 def test_a_window_limited_flood_grows_its_window_despite_jittery_round_trips() -> None:
@@ -128,13 +149,14 @@ def test_bursty_acks_of_a_slow_page_do_not_blow_the_window_up() -> None:
             unacked -= chars
             w.acked(chars, t)
         ms += 1
-    assert w.high <= 2 * 3_000_000 * 0.25  # 2 × rate × a round trip under 250 ms
+    assert w.high <= 4 * 3_000_000 * 0.25  # gain × rate × a round trip under 250 ms
 
 
 def test_a_long_round_trip_keeps_a_window_that_covers_it() -> None:
     # 10 M chars/s through the page, 300 ms from read to ack: the window must cover two round
-    # trips, or the flood would be held to window ÷ 300 ms (a bound on the drain time did that
-    # and collapsed to the floor on a loaded machine)
+    # trips (the crowded gain; more would not drain within `drain_s`), or the flood would be
+    # held to window ÷ 300 ms (a bound on the whole window did that and collapsed to the floor
+    # on a loaded machine)
     w = FlowWindow(FlowTuning(max_chars=100_000_000))
     drive(w, 3.0, chars_per_s=10_000_000, delay_s=0.3)
     assert w.high == pytest.approx(2 * 10_000_000 * 0.3, rel=0.25)
@@ -142,13 +164,13 @@ def test_a_long_round_trip_keeps_a_window_that_covers_it() -> None:
 
 def test_input_boosts_a_small_window_for_a_while_then_it_settles_again() -> None:
     w = FlowWindow(FlowTuning(min_chars=32_000, boost_chars=256_000, boost_s=1.0))
-    drive(w, 2.0, chars_per_s=500_000, delay_s=0.04)  # one of 16 floods: a small window
+    drive(w, 2.0, chars_per_s=500_000, delay_s=0.04, crowded=True)  # one of 16 floods
     assert w.high == pytest.approx(2 * 500_000 * 0.04, rel=0.25)
     assert w.typed(2.0) == (256_000, 128_000)  # Ctrl-C: the backlog is read at once
     assert w.typed(2.1) is None  # already boosted
-    drive(w, 0.8, chars_per_s=500_000, delay_s=0.04, start=2.1)
+    drive(w, 0.8, chars_per_s=500_000, delay_s=0.04, start=2.1, crowded=True)
     assert w.high == 256_000  # acks during the boost keep it
-    drive(w, 1.0, chars_per_s=500_000, delay_s=0.04, start=3.2)
+    drive(w, 1.0, chars_per_s=500_000, delay_s=0.04, start=3.2, crowded=True)
     assert w.high <= 64_000  # over: back to about what the page consumes
 
 
@@ -161,3 +183,15 @@ def test_input_leaves_a_large_window_alone() -> None:
 def test_the_boost_must_lie_within_the_bounds() -> None:
     with pytest.raises(ValueError):
         FlowTuning(min_chars=32_000, boost_chars=16_000)
+
+
+def test_the_extra_round_trips_of_a_lone_flood_drain_within_the_bound() -> None:
+    # 10 M chars/s, 80 ms round trips (remembered from a crowded spell): four round trips would
+    # hold 0.32 s of parsing ahead of a Ctrl-C; the window keeps 0.15 s, above the crowded two
+    # round trips (which are never cut: a drain bound on them collapsed a loaded machine)
+    w = FlowWindow(FlowTuning(max_chars=100_000_000, drain_s=0.15))
+    drive(w, 3.0, chars_per_s=10_000_000, delay_s=0.06)
+    assert w.high == pytest.approx(10_000_000 * 0.15, rel=0.25)
+    w = FlowWindow(FlowTuning(max_chars=100_000_000, drain_s=0.15))
+    drive(w, 3.0, chars_per_s=10_000_000, delay_s=0.12)
+    assert w.high == pytest.approx(2 * 10_000_000 * 0.12, rel=0.25)

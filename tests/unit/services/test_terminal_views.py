@@ -1,6 +1,25 @@
 """Flow control across views: on while someone watches, the slowest view sets the pace."""
 
+from app.core.domain.flow_window import FlowTuning
+from app.services.terminal_bus import TerminalOutputBus
+from app.services.terminal_views import TerminalViews
+from tests.unit.fakes import FakeTerminalHost
 from tests.unit.services.world import ROOT, world
+
+
+def flow_views(*sessions: str, **tuning: int) -> tuple[FakeTerminalHost, TerminalViews, list[float]]:
+    """(host, views, clock) with `sessions` alive and shown in view `w1`; a small starting
+    window so that a few acks retune it."""
+    host, bus, now = FakeTerminalHost(), TerminalOutputBus(), [0.0]
+    host.set_listener(bus)
+    views = TerminalViews(host, bus, tuning=FlowTuning(min_chars=1000, start_chars=1000,
+                                                     max_chars=10_000_000, **tuning),
+                          clock=lambda: now[0])
+    for sid in sessions:
+        host.alive.add(sid)
+        host.known.add(sid)
+        views.attach(sid, "w1", lambda c: None)
+    return host, views, now
 
 
 def test_flow_control_follows_the_views_and_the_slowest_one_acks() -> None:
@@ -37,19 +56,7 @@ def test_a_window_that_goes_away_detaches_all_its_views() -> None:
 
 
 def test_the_window_of_a_shown_session_follows_its_acks() -> None:
-    from app.core.domain.flow_window import FlowTuning
-    from app.services.terminal_bus import TerminalOutputBus
-    from app.services.terminal_views import TerminalViews
-    from tests.unit.fakes import FakeTerminalHost
-
-    host, bus, now = FakeTerminalHost(), TerminalOutputBus(), [0.0]
-    host.set_listener(bus)
-    views = TerminalViews(host, bus, tuning=FlowTuning(min_chars=1000, start_chars=1000,
-                                                     max_chars=10_000_000),
-                          clock=lambda: now[0])
-    host.alive.add("s1")
-    host.known.add("s1")
-    views.attach("s1", "w1", lambda c: None)
+    host, views, now = flow_views("s1")
     for _ in range(20):  # 40 000 chars per second, acked 50 ms after they were read
         host.emit("s1", "x" * 2000)
         now[0] += 0.05
@@ -57,10 +64,23 @@ def test_the_window_of_a_shown_session_follows_its_acks() -> None:
     assert host.windows, "no retune"
     sid, high, low = host.windows[-1]
     assert sid == "s1" and low == high // 2
-    assert 3_000 <= high <= 6_000  # about 2 × 40 000 chars/s × 0.05 s
+    assert 6_000 <= high <= 12_000  # alone: about 4 × 40 000 chars/s × 0.05 s
     assert views.window_of("s1") == (high, low)
     views.detach("s1", "w1")
     assert views.window_of("s1") is None
+
+
+def test_sessions_flooding_together_hold_smaller_windows() -> None:
+    host, views, now = flow_views("s1", "s2")
+    for _ in range(20):  # both: 40 000 chars per second, acked 50 ms after they were read
+        for sid in ("s1", "s2"):
+            host.emit(sid, "x" * 2000)
+        now[0] += 0.05
+        for sid in ("s1", "s2"):
+            views.ack(sid, "w1", 2000)
+    for sid in ("s1", "s2"):
+        window = views.window_of(sid)
+        assert window is not None and 3_000 <= window[0] <= 6_000  # 2 × 40 000 × 0.05
 
 
 def test_keystrokes_to_a_shown_session_boost_its_window() -> None:
@@ -72,3 +92,22 @@ def test_keystrokes_to_a_shown_session_boost_its_window() -> None:
     w.s.terminals.attach(sid, "w1", lambda c: None)
     w.s.terminals.write(sid, 1, "\x03")
     assert w.host.windows == []  # the starting window (512 000) is above the boost already
+
+
+def test_typing_in_another_session_shrinks_a_lone_flood_to_the_crowded_gain() -> None:
+    host, views, now = flow_views("flood", "quiet", boost_chars=1000)
+
+    def flood(steps: int, typing: bool) -> int:
+        for _ in range(steps):  # 40 000 chars per second, acked 50 ms after they were read
+            host.emit("flood", "x" * 2000)
+            now[0] += 0.05
+            if typing:
+                views.typed("quiet")  # a keystroke in the quiet cell (its echo is never acked)
+            views.ack("flood", "w1", 2000)
+        window = views.window_of("flood")
+        assert window is not None
+        return window[0]
+
+    assert 6_000 <= flood(20, typing=False) <= 12_000  # alone: 4 × 40 000 × 0.05
+    assert 3_000 <= flood(20, typing=True) <= 6_000  # the user types elsewhere: 2 ×
+    assert 6_000 <= flood(40, typing=False) <= 12_000  # a second after the last key: alone again
