@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -61,17 +62,18 @@ class FakeWindow:
         return [e for b in self.batches for e in b["events"]]
 
 
-_ends: dict[tuple[int, str], int] = {}
+# Per pump (weakly: a later pump may reuse a collected one's id(), and must start at offset 0).
+_ends: weakref.WeakKeyDictionary[PushPump, dict[str, int]] = weakref.WeakKeyDictionary()
 
 
 def feed(pump: PushPump, sid: str, text: str, size: int = 4096) -> None:
     """Hand `text` to the pump as the PTY host would: chunks of at most `size` characters
     (one read) with consecutive offsets (ASCII here, so units = characters)."""
-    key = (id(pump), sid)
+    ends = _ends.setdefault(pump, {})
     for at in range(0, len(text), size):
         piece = text[at:at + size]
-        offset = _ends.get(key, 0)
-        _ends[key] = offset + len(piece)
+        offset = ends.get(sid, 0)
+        ends[sid] = offset + len(piece)
         pump.add_chunk(TerminalChunk(sid, offset, offset + len(piece), piece))
 
 
