@@ -108,6 +108,7 @@ def flood(page: Page, cell: Locator, session: str, command: str, marker: str, ti
         "parsedS": (st["parsed"] - st["t0"]) / 1000,
         "paintedS": (st["painted"] - st["t0"]) / 1000,
         "frames": st["frames"], "maxFrameGapMs": st["maxGap"], "pushes": st["pushes"],
+        "floodFrames": st["floodFrames"], "feedEmptyFrames": st["feedEmpty"],
         "frameGapP99Ms": sorted(st["frameGaps"])[max(0, round(0.99 * len(st["frameGaps"])) - 1)]
         if st["frameGaps"] else 0.0,
         "charsPushed": st["chars"], "textOfCostMs": st["textCostMs"], "insidePushS": st["pushMs"] / 1000,

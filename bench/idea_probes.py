@@ -2,13 +2,15 @@
 
 # Flood: t0 = keydown of Enter; arrival = the marker seen in a push; parsed = the buffer text
 # contains it (checked when the page is idle, since one textOf over 10k lines costs ms);
-# ctrlc = keydown of Ctrl+C in that terminal (the marker is then the shell prompt).
+# ctrlc = keydown of Ctrl+C in that terminal (the marker is then the shell prompt); feedEmpty =
+# frames before the arrival at which the page's feed (`__ideaFeed`, IdeA only) held nothing of
+# the terminal, queued or parsing: the page waited for output (ADR 008 *Later*).
 FLOOD_JS = r"""
 ({sid, marker}) => {
   const mine = (e) => !!e.target.closest?.(`[data-session-id="${sid}"]`);  // keys into this terminal
   const st = window.__benchFlood = {t0: null, arrive: null, parsed: null, painted: null, ctrlc: null,
     frames: 0, maxGap: 0, frameGaps: [], chars: 0, pushes: 0, pushMs: 0, gaps: [], acks: [], perSecond: [],
-    textCostMs: null};
+    textCostMs: null, floodFrames: 0, feedEmpty: window.__ideaFeed ? 0 : null};
   const orig = window.__ideaPush;  // chained: probes stack
   const api = window.pywebview.api.terminals;  // the gateway looks methods up on every call
   const running = () => st.t0 !== null && st.painted === null;
@@ -25,6 +27,11 @@ FLOOD_JS = r"""
   let tail = '', last = null;
   const frame = (last) => requestAnimationFrame((t) => {
     st.frames++; st.maxGap = Math.max(st.maxGap, t - last); st.frameGaps.push(t - last);
+    const feed = window.__ideaFeed;
+    if (st.arrive === null) {
+      st.floodFrames++;
+      if (feed && feed.queuedOf(sid) === 0 && feed.outstanding === 0) st.feedEmpty++;
+    }
     if (st.painted === null) frame(t);
   });
   addEventListener('keydown', (e) => {

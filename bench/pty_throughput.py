@@ -107,6 +107,9 @@ def table(r: dict[str, Any]) -> str:
             ("chars arriving per second: min / max (M)", f"{min(per) / 1e6:.2f} / {max(per) / 1e6:.2f}", ""),
             ("frames / max frame gap (ms)", f"{fl['frames']} / {fl['maxFrameGapMs']:.0f}",
              f"{ref['frames']} / {ref['maxFrameGapMs']:.0f}"),
+            ("frames with the feed empty, before the marker (page waiting)",
+             f"{fl['feedEmptyFrames']} / {fl['floodFrames']}" if fl.get("feedEmptyFrames")
+             is not None else "", ""),
             ("pushes / avg chars per push",
              f"{fl['pushes']} / {fl['charsPushed'] / max(1, fl['pushes']):.0f}", ""),
             ("push gap p50 / max (ms)", f"{fl['pushGapP50Ms']:.1f} / {fl['pushGapMaxMs']:.0f}", ""),
