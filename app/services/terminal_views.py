@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from app.core.domain.ack_frontier import AckFrontier
-from app.core.domain.flow_window import FlowTuning, FlowWindow
+from app.core.domain.flow_window import FlowTuning, FlowWindow, crowded
 from app.core.domain.sessions import TerminalChunk
 from app.core.ports import TerminalHost
 from app.services.terminal_bus import ChunkConsumer, Snapshot, TerminalOutputBus
@@ -92,9 +92,7 @@ class TerminalViews:
             window = self._windows.get(session_id)
             if due and window is not None:
                 now = self._clock()
-                crowded = any(other.crowds(now) for sid, other in self._windows.items()
-                              if sid != session_id)
-                retune = window.acked(due, now, crowded)
+                retune = window.acked(due, now, crowded(session_id, self._windows, now))
         if retune is not None:
             log.debug("flow window of %s: %d/%d chars", session_id, *retune)
             self._terminals.set_flow_window(session_id, *retune)

@@ -612,3 +612,16 @@ class FakeAgentSessions:
         session = FakeAgentSession(spec, self.turns)
         self.started.append(session)
         return session
+
+
+class FakeProcessInspector:
+    """A process inspector answering a fixed foreground process per session."""
+
+    def __init__(self, running: dict[str, str]) -> None:
+        self._running = running
+
+    def foreground(self, session_id: str) -> str | None:
+        return self._running.get(session_id)
+
+    def cwd(self, session_id: str) -> str | None:
+        return None

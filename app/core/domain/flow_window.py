@@ -40,6 +40,7 @@ Pure: the caller passes the clock (`now`, seconds, monotonic) and serialises cal
 from __future__ import annotations
 
 import collections
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -202,3 +203,9 @@ class FlowWindow:
             return None
         self.high = high
         return self.high, self.low
+
+
+def crowded(session_id: str, windows: Mapping[str, FlowWindow], now: float) -> bool:
+    """Whether another session of `windows` (session id → its window) `crowds(now)` the
+    session `session_id`: then its window holds `crowded_gain` round trips (`FlowWindow.acked`)."""
+    return any(window.crowds(now) for other, window in windows.items() if other != session_id)

@@ -9,37 +9,12 @@ from types import SimpleNamespace
 
 from app.adapters.stores.workspace_store import JsonWorkspaceStore
 from app.bridge.windows_api import WindowsApi
-from app.core.domain.layout import LayoutDoc
 from app.core.domain.sessions import SessionRecord
-from app.core.usecases.project_state import ProjectState
 from app.services.open_projects import OpenProjects
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.workspace import WorkspaceService
-from tests.unit.fakes import FakeEventSink, FakeFileSystem
-
-
-class ForegroundOf:
-    """A process inspector answering a fixed foreground process per session."""
-
-    def __init__(self, running: dict[str, str]) -> None:
-        self._running = running
-
-    def foreground(self, session_id: str) -> str | None:
-        return self._running.get(session_id)
-
-    def cwd(self, session_id: str) -> str | None:
-        return None
-
-
-def layouts_showing(session_id: str) -> LayoutDoc:
-    return LayoutDoc.model_validate({"version": 1, "activeId": "L1", "layouts": [
-        {"id": "L1", "name": "Default", "kind": "terminal",
-         "tree": {"root": {"type": "leaf", "node": {"id": "n1", "session": session_id}}}}]})
-
-
-def state(root: str, shown: str, *records: SessionRecord) -> ProjectState:
-    return ProjectState(root, root.rsplit("/", 1)[-1], None, None, layouts_showing(shown),
-                        sessions={r.session_id: r for r in records})
+from tests.unit.fakes import FakeEventSink, FakeFileSystem, FakeProcessInspector
+from tests.unit.project_states import state
 
 
 def test_busy_shells_of_every_project_shown_or_detached_are_named_at_quit() -> None:
@@ -52,7 +27,7 @@ def test_busy_shells_of_every_project_shown_or_detached_are_named_at_quit() -> N
                        SessionRecord("s4", "shell", "bash 4", alive=False),
                        SessionRecord("a1", "agent", "Alpha", agent_id="alpha")))
     projects.add(state("/w/beta", "none", SessionRecord("s5", "shell", "bash 1")))
-    inspector = ForegroundOf({"s1": "sleep", "s2": "sleep", "s4": "vim", "a1": "node",
+    inspector = FakeProcessInspector({"s1": "sleep", "s2": "sleep", "s4": "vim", "a1": "node",
                               "s5": "top"})
     workspace = WorkspaceService(JsonWorkspaceStore(FakeFileSystem({"/data"}), "/data"),
                                  FakeEventSink(), projects, TerminalOutputBus(), inspector)

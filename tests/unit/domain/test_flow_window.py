@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.domain.flow_window import FlowTuning, FlowWindow
+from app.core.domain.flow_window import FlowTuning, FlowWindow, crowded
 
 
 def drive(window: FlowWindow, seconds: float, chars_per_s: float, delay_s: float,
@@ -55,6 +55,21 @@ def test_a_session_floods_while_its_output_was_acked_lately() -> None:
     w.acked(8192, 1.1)
     assert w.flooding(1.2) and w.flooding(1.6)
     assert not w.flooding(1.7)
+
+
+def test_a_session_is_crowded_by_another_that_floods_or_is_typed_in_never_by_itself() -> None:
+    tuning = FlowTuning(crowd_s=0.5, boost_s=1.0)
+    flood, typed, quiet = FlowWindow(tuning), FlowWindow(tuning), FlowWindow(tuning)
+    flood.produced(8192, 1.0)
+    flood.acked(8192, 1.1)
+    windows = {"flood": flood, "quiet": quiet}
+    assert crowded("quiet", windows, 1.2)
+    assert not crowded("flood", windows, 1.2)  # its own flood does not crowd it
+    assert not crowded("quiet", windows, 1.7)  # the flood ended
+    typed.typed(2.0)
+    windows["typed"] = typed
+    assert crowded("flood", windows, 2.5)
+    assert not crowded("flood", windows, 3.1)  # typing ended
 
 
 def test_a_slow_page_gets_a_small_window_bounded_below() -> None:

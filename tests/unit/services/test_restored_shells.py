@@ -12,8 +12,8 @@ from app.core.domain.sessions import SessionRecord
 from app.services.open_projects import OpenProjects
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.workspace import WorkspaceService
-from tests.unit.bridge.test_busy_at_quit import ForegroundOf, state
-from tests.unit.fakes import FakeEventSink, FakeFileSystem
+from tests.unit.fakes import FakeEventSink, FakeFileSystem, FakeProcessInspector
+from tests.unit.project_states import state
 
 
 def test_a_shell_shown_at_quit_is_reopened_under_its_title() -> None:
@@ -21,7 +21,7 @@ def test_a_shell_shown_at_quit_is_reopened_under_its_title() -> None:
     projects = OpenProjects()
     projects.add(state("/w/alpha", "s2", SessionRecord("s2", "shell", "bash 2")))
     quitting = WorkspaceService(JsonWorkspaceStore(fs, "/data"), FakeEventSink(), projects,
-                                TerminalOutputBus(), ForegroundOf({}))
+                                TerminalOutputBus(), FakeProcessInspector({}))
     [kept] = quitting.record_quit().restored_shells
     assert (kept.session_id, kept.title, kept.cwd) == ("s2", "bash 2", "/w/alpha")
 
@@ -30,6 +30,6 @@ def test_a_shell_shown_at_quit_is_reopened_under_its_title() -> None:
     opened: list[tuple[Any, ...]] = []
     terminals = SimpleNamespace(open_shell=lambda *args: opened.append(args))
     restarted = WorkspaceService(JsonWorkspaceStore(fs, "/data"), FakeEventSink(), again,
-                                 TerminalOutputBus(), ForegroundOf({}))
+                                 TerminalOutputBus(), FakeProcessInspector({}))
     assert restarted.restore_shells("/w/alpha", terminals) == ["s2"]  # type: ignore[arg-type]
     assert opened == [("/w/alpha", "n1", 80, 24, "/w/alpha", "s2", "bash 2")]
