@@ -66,7 +66,11 @@ FLOOD_JS = r"""
 """
 
 # Keystrokes at a `cat > /dev/null` prompt: t0 = keydown of `x`; arrival = a push with an `x`;
-# parsed = the last buffer line is n x's (checked right after xterm's own parse task).
+# parsed = the last buffer line is n x's, checked in the push itself (xterm.js parses a write
+# right after user input synchronously, and the page writes an echo at once: ADR 020), else in
+# later tasks. A check only in a later task (setTimeout) measured, during a flood, the wait for
+# that task behind the flood's parse tasks, a wait the echo itself does not have: the
+# reference page reads the same moment from xterm.js's write callback.
 KEYS_JS = r"""
 ({sid}) => {
   const mine = (e) => !!e.target.closest?.(`[data-session-id="${sid}"]`);
@@ -82,10 +86,10 @@ KEYS_JS = r"""
     const t = window.__ideaTerminalText(sid);
     return t.slice(t.lastIndexOf('\n') + 1);
   };
-  const check = (n) => setTimeout(() => {
-    if (k.n !== n) return;
+  const parsedNow = (n) => {  // true once keystroke n's echo is in the buffer (recorded then)
+    if (k.n !== n) return true;  // a newer keystroke took over
     const line = lastLine();
-    if (!(/^x+$/.test(line) && line.length >= n)) return check(n);
+    if (!(/^x+$/.test(line) && line.length >= n)) return false;
     const parsed = performance.now();
     requestAnimationFrame(() => {
       const painted = performance.now();
@@ -93,12 +97,15 @@ KEYS_JS = r"""
         duringFlood: k.during});
       k.waiters.splice(0).forEach((w) => w());
     });
-  }, 0);
+    return true;
+  };
+  const check = (n) => setTimeout(() => { if (!parsedNow(n)) check(n); }, 0);
   window.__ideaPush = (batch) => {
     const result = orig(batch);
     const text = (typeof batch === 'string' ? JSON.parse(batch) : batch)?.output?.[sid];
     if (k.active && text && k.arrive === null && text.includes('x')) {
-      k.arrive = performance.now(); check(k.n);
+      k.arrive = performance.now();
+      if (!parsedNow(k.n)) check(k.n);
     }
     return result;
   };
