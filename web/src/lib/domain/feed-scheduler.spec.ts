@@ -141,6 +141,34 @@ describe('FeedScheduler', () => {
     expect(p.feed.chunkChars).toBe(50_000);
   });
 
+  it('parses a lone flood in shorter chunks while the human types in another session', () => {
+    const p = page({ taskMs: 10, typingTaskMs: 2, firstChunkChars: 1000, minChunkChars: 100, maxChunkChars: 50_000, sliceMs: 1e9, urgentMs: 100 });
+    p.feed.feed('flood', big(1_000_000));
+    p.runTasks();
+    p.parseNext(4); // 250 characters per ms
+    p.feed.typed('quiet');
+    p.runTasks();
+    expect(p.written.at(-1)!.text.length).toBe(500); // 2 ms of parsing
+    p.parseNext(2);
+    p.feed.typed('flood'); // the human moved to the flood (Ctrl+C): its own backlog at full speed
+    p.runTasks();
+    expect(p.written.at(-1)!.text.length).toBe(2500);
+    p.parseNext(10);
+    p.feed.typed('quiet');
+    expect(p.feed.chunkCharsOf('flood')).toBe(500);
+    p.advance(101); // typing stopped
+    expect(p.feed.chunkCharsOf('flood')).toBe(2500);
+  });
+
+  it('keeps full chunks while several floods wait their turn, even while the human types', () => {
+    const p = page({ taskMs: 10, typingTaskMs: 2, firstChunkChars: 1000, minChunkChars: 100, maxChunkChars: 50_000, sliceMs: 1e9 });
+    p.feed.feed('a', big(100_000));
+    p.feed.feed('b', big(100_000));
+    p.feed.typed('quiet');
+    p.runTasks();
+    expect(p.written.at(-1)!.text.length).toBe(1000); // short chunks would redraw both terminals per frame
+  });
+
   it('waits for a frame once a slice of parsing is spent, then goes on', () => {
     const p = page({ firstChunkChars: 1000, minChunkChars: 1000, maxChunkChars: 1000, sliceMs: 12 });
     p.feed.feed('s1', big(10_000));

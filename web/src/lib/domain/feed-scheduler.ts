@@ -5,6 +5,13 @@
 export interface FeedTuning {
   /** Length of one parse task the chunk size aims at (ms of xterm.js parsing). */
   taskMs: number;
+  /**
+   * The same for a lone flood while the session typed in last, within `urgentMs`, is another one: the human's
+   * keystroke and its echo each wait behind the parse task running when they reach the page.
+   * The session typed in itself keeps `taskMs`: what follows its Ctrl+C waits behind its own
+   * backlog, which shorter tasks would drain more slowly.
+   */
+  typingTaskMs: number;
   /** Chunk size before any parse was measured, and the bounds of the adapted one (UTF-16 units). */
   firstChunkChars: number;
   minChunkChars: number;
@@ -25,6 +32,7 @@ export interface FeedTuning {
 
 export const FEED_TUNING: Readonly<FeedTuning> = {
   taskMs: 16,
+  typingTaskMs: 4,
   firstChunkChars: 131_072,
   minChunkChars: 16_384,
   maxChunkChars: 1_048_576,
@@ -119,7 +127,8 @@ const RATE_MIN_SAMPLE_MS = 2;
  *   `directWindowMs`: an echo, a prompt) is written at once; a flood's small pushes queue;
  * - anything else is queued per session and handed over in chunks, one chunk per session at a
  *   time, at most `maxOutstanding` being parsed in the page; a chunk is as long as the page
- *   parses in `taskMs` (measured rate, bounded), so a parse task is one chunk and about that long;
+ *   parses in `taskMs` (measured rate, bounded), so a parse task is one chunk and about that long,
+ *   and in `typingTaskMs` for a lone flood while the human types in another session (the echo waits less);
  * - sessions take turns (round robin), except that a session typed in during the last
  *   `urgentMs` is served first: Ctrl+C in a flooding terminal waits behind its own backlog only;
  * - chunks are handed over in a task of their own (`defer`) during a slice of `sliceMs` after a
@@ -141,6 +150,8 @@ export class FeedScheduler {
   #outstanding = new Map<string, object>();
   /** Until when (ms) each recently typed-in session is served first. */
   #urgentUntil = new Map<string, number>();
+  /** The session typed in last (its terminal is the one the human is on), null before any. */
+  #typedLast: string | null = null;
   /** What each session wrote since when (ms), for the direct path: at most `directChars` per window. */
   #recent = new Map<string, { since: number; chars: number }>();
   /** Characters xterm.js parses per ms, a moving average; null before the first sample. */
@@ -173,11 +184,32 @@ export class FeedScheduler {
     return this.#rate;
   }
 
-  /** The size of the next chunk (UTF-16 units). */
+  /** The size of the next chunk of a session while nobody types in another one (UTF-16 units). */
   get chunkChars(): number {
-    const { taskMs, firstChunkChars, minChunkChars, maxChunkChars } = this.#tuning;
-    const wanted = this.#rate === null ? firstChunkChars : this.#rate * taskMs;
+    return this.#chunkOf(this.#tuning.taskMs, this.#tuning.firstChunkChars);
+  }
+
+  /**
+   * The size of the next chunk of `sessionId` at `now`: shorter while the human types in another
+   * session and no other session waits for its turn (with several floods, short chunks fed several
+   * terminals per frame, each redrawn: sixteen floods went at half the speed, their echo no sooner).
+   */
+  chunkCharsOf(sessionId: string, now = this.#clock.now()): number {
+    const { typingTaskMs, taskMs, firstChunkChars } = this.#tuning;
+    if (this.#line.some((id) => id !== sessionId) || !this.#typedElsewhere(sessionId, now)) return this.chunkChars;
+    return this.#chunkOf(typingTaskMs, (firstChunkChars * typingTaskMs) / taskMs);
+  }
+
+  #chunkOf(ms: number, first: number): number {
+    const { minChunkChars, maxChunkChars } = this.#tuning;
+    const wanted = this.#rate === null ? first : this.#rate * ms;
     return Math.round(Math.min(maxChunkChars, Math.max(minChunkChars, wanted)));
+  }
+
+  /** Whether the session typed in last, within `urgentMs` of `now`, is another than `sessionId`. */
+  #typedElsewhere(sessionId: string, now: number): boolean {
+    const last = this.#typedLast;
+    return last !== null && last !== sessionId && (this.#urgentUntil.get(last) ?? -Infinity) >= now;
   }
 
   /**
@@ -217,6 +249,7 @@ export class FeedScheduler {
   /** The human typed in `sessionId`: its output is served first for a while. */
   typed(sessionId: string): void {
     this.#urgentUntil.set(sessionId, this.#clock.now() + this.#tuning.urgentMs);
+    this.#typedLast = sessionId;
   }
 
   /** Characters of `sessionId` the page holds and its terminal did not take yet. */
@@ -234,6 +267,7 @@ export class FeedScheduler {
     this.#queues.delete(sessionId);
     this.#outstanding.delete(sessionId);
     this.#urgentUntil.delete(sessionId);
+    if (this.#typedLast === sessionId) this.#typedLast = null;
     this.#recent.delete(sessionId);
     this.#line = this.#line.filter((id) => id !== sessionId);
     this.#arm();
@@ -287,7 +321,7 @@ export class FeedScheduler {
       const sessionId = this.#next(now);
       const queue = this.#queues.get(sessionId);
       if (!queue) continue;
-      const { text, counted } = queue.take(this.chunkChars);
+      const { text, counted } = queue.take(this.chunkCharsOf(sessionId, now));
       if (queue.chars === 0) this.#queues.delete(sessionId);
       const token = {};
       this.#outstanding.set(sessionId, token);
