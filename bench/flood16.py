@@ -132,7 +132,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--app-env", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--feed", action="append", default=[], metavar="NAME=VALUE",
-                        help="the page's feed tuning (ADR 020): chunkChars, maxOutstanding, directChars")
+                        help="the page's feed tuning (ADR 020, FEED_TUNING): taskMs, sliceMs, …")
     args = parser.parse_args()
     result = run(args.floods, args.keys, args.menus, args.settle,
                  dict(item.split("=", 1) for item in args.app_env),

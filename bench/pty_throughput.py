@@ -145,7 +145,7 @@ def main() -> int:
                         help="extra environment for the app (experiments), repeatable")
     parser.add_argument("--keep-log", type=Path, help="copy the app's log here")
     parser.add_argument("--feed", action="append", default=[], metavar="NAME=VALUE",
-                        help="the page's feed tuning (ADR 020): chunkChars, maxOutstanding, sliceMs")
+                        help="the page's feed tuning (ADR 020, FEED_TUNING): taskMs, sliceMs, …")
     args = parser.parse_args()
     result = run(args.mb, args.keys, args.quiet_keys, dict(item.split("=", 1) for item in args.app_env),
                  args.keep_log, {k: int(v) for k, v in (item.split("=", 1) for item in args.feed)})
