@@ -6,10 +6,10 @@ export interface FeedTuning {
   /** Length of one parse task the chunk size aims at (ms of xterm.js parsing). */
   taskMs: number;
   /**
-   * The same for a lone flood while the session typed in last, within `urgentMs`, is another one: the human's
-   * keystroke and its echo each wait behind the parse task running when they reach the page.
-   * The session typed in itself keeps `taskMs`: what follows its Ctrl+C waits behind its own
-   * backlog, which shorter tasks would drain more slowly.
+   * The same for a lone flood while the session typed in last, within `urgentMs`, is another
+   * one: the human's keystroke and its echo each wait behind the parse task running when they
+   * reach the page. The session typed in itself keeps `taskMs`: what follows its Ctrl+C waits
+   * behind its own backlog, which shorter tasks would drain more slowly.
    */
   typingTaskMs: number;
   /** Chunk size before any parse was measured, and the bounds of the adapted one (UTF-16 units). */
@@ -127,8 +127,8 @@ const RATE_MIN_SAMPLE_MS = 2;
  *   `directWindowMs`: an echo, a prompt) is written at once; a flood's small pushes queue;
  * - anything else is queued per session and handed over in chunks, one chunk per session at a
  *   time, at most `maxOutstanding` being parsed in the page; a chunk is as long as the page
- *   parses in `taskMs` (measured rate, bounded), so a parse task is one chunk and about that long,
- *   and in `typingTaskMs` for a lone flood while the human types in another session (the echo waits less);
+ *   parses in `taskMs` (measured rate, bounded), so a parse task is one chunk and about that
+ *   long, and in `typingTaskMs` for a lone flood while the human types in another session;
  * - sessions take turns (round robin), except that a session typed in during the last
  *   `urgentMs` is served first: Ctrl+C in a flooding terminal waits behind its own backlog only;
  * - chunks are handed over in a task of their own (`defer`) during a slice of `sliceMs` after a
@@ -196,7 +196,8 @@ export class FeedScheduler {
    */
   chunkCharsOf(sessionId: string, now = this.#clock.now()): number {
     const { typingTaskMs, taskMs, firstChunkChars } = this.#tuning;
-    if (this.#line.some((id) => id !== sessionId) || !this.#typedElsewhere(sessionId, now)) return this.chunkChars;
+    const othersWait = this.#line.some((id) => id !== sessionId);
+    if (othersWait || !this.#typedElsewhere(sessionId, now)) return this.chunkChars;
     return this.#chunkOf(typingTaskMs, (firstChunkChars * typingTaskMs) / taskMs);
   }
 
