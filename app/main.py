@@ -17,6 +17,7 @@ from app.core.domain.push_pipeline import PipelineLimits
 def run_gui(data_dir: str | None, projects: list[str]) -> int:
     """Open IdeA's windows (those of the saved workspace, or one) and block until the last one
     is closed. Returns the process exit code."""
+    from app.adapters.system import stop_signals
     from app.adapters.window.pywebview_window import PywebviewWindows
     from app.bridge.window import WindowDoor, WindowPort
     from app.bridge.window_manager import WindowManager
@@ -46,6 +47,7 @@ def run_gui(data_dir: str | None, projects: list[str]) -> int:
                           pump_factory=pump_factory(os.environ))
 
     manager = WindowManager(container.services, workspace, windows, door)
+    stop_signals.install(manager.quit)  # a logout or `kill` saves what to restore, as Quit does
     try:
         manager.open_saved(startup)
         windows.start()

@@ -8,6 +8,8 @@ restored) and the agent as resumable (Relaunch in place)."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -190,3 +192,28 @@ def test_quit_and_restart_restores_windows_tabs_shells_and_agents(launch,
     type_in(page, agent_cell, "echo relaunched-$((5+5))\n")
     wait_terminal(page, new_session, "relaunched-10")
     assert "before-quit-42" in terminal_text(page, shell)
+
+
+def test_a_sigterm_quits_like_quit_idea_and_the_next_start_restores_the_shell(
+        launch, tmp_path: Path) -> None:
+    # A logout or `kill` sends SIGTERM: the shells are recorded as on Quit IdeA (the default
+    # action used to end the process with nothing saved, and the next start had empty cells).
+    project, data = tmp_path / "proj", tmp_path / "data"
+    project.mkdir()
+    app = launch(project=project, data_dir=data)
+    page = app.page
+    shell = open_shell(page, cells(page).first)
+    type_in(page, cells(page).first, "echo before-term-$((6*7))\n")
+    wait_terminal(page, shell, "before-term-42")
+    assert app.proc is not None
+    os.kill(app.proc.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 30
+    while app.proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert app.proc.poll() is not None, "IdeA did not quit on SIGTERM"
+    [kept] = json.loads((data / "workspace.json").read_text())["restoredShells"]
+    assert kept["sessionId"] == shell
+
+    page = launch(data_dir=data).page
+    text = wait_terminal(page, shell, "restored: output of this shell")
+    assert text.index("before-term-42") < text.index("restored: output of this shell")
