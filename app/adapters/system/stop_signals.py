@@ -19,7 +19,6 @@ from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 STOP_SIGNALS = ("SIGTERM", "SIGHUP")
-_KEEP: list[socket.socket] = []
 
 
 def install(quit_app: Callable[[], None]) -> bool:
@@ -34,7 +33,8 @@ def install(quit_app: Callable[[], None]) -> bool:
     for sig in signals:
         signal.signal(sig, lambda *_: None)  # the wakeup byte does the work
 
-    def watch() -> None:
+    def watch(reader: socket.socket, writer: socket.socket) -> None:
+        # holds `writer` for good: a collected socket's fd number would be reused by another file
         quitting = False
         while got := reader.recv(1):
             if got[0] not in signals:
@@ -45,8 +45,8 @@ def install(quit_app: Callable[[], None]) -> bool:
             log.info("signal %d: quitting", got[0])
             threading.Thread(target=_quit, args=(quit_app,), name="idea-quit", daemon=True).start()
 
-    _KEEP.append(writer)  # the fd must stay open (a collected socket's number is reused)
-    threading.Thread(target=watch, name="idea-stop-signals", daemon=True).start()
+    threading.Thread(target=watch, args=(reader, writer), name="idea-stop-signals",
+                     daemon=True).start()
     return True
 
 
