@@ -86,7 +86,7 @@ def idea_line(output: str) -> str:
 def test_the_launch_writes_what_claude_code_reads(launched: tuple[Path, dict[str, str]]) -> None:
     run_dir, env = launched
     declared = json.loads((run_dir / ".mcp.json").read_text())["mcpServers"]["idea"]
-    assert declared["args"][-2:] == ["--token", "${IDEA_TOKEN}"]  # the token stays off disk
+    assert declared["args"][-1] == "--token=${IDEA_TOKEN}"  # the token stays off disk
     assert env["IDEA_TOKEN"] not in (run_dir / ".mcp.json").read_text()
     settings = json.loads((run_dir / ".claude" / "idea-settings.json").read_text())
     assert settings["enabledMcpjsonServers"] == ["idea"]

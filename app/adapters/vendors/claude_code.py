@@ -37,7 +37,7 @@ def project(profile: Profile, delegation: Delegation, idea: str) -> Projection:
     server = {
         "command": delegation.idea_command[0],
         "args": [*delegation.idea_command[1:], "mcp-server", "--endpoint", delegation.endpoint,
-                 "--requester", delegation.agent_id, "--token", "${IDEA_TOKEN}"],
+                 "--requester", delegation.agent_id, "--token=${IDEA_TOKEN}"],
         "timeout": TOOL_TIMEOUT_MS,
     }
     settings = {

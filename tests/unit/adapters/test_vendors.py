@@ -42,7 +42,7 @@ def test_claude_code_gets_mcp_json_settings_and_hooks_without_the_token_on_disk(
     server = json.loads(written[f"{RUN}/.mcp.json"])["mcpServers"]["idea"]
     assert server["command"] == "/usr/bin/python3"
     assert server["args"] == ["-m", "app", "mcp-server", "--endpoint", "/run/idea/x.sock",
-                              "--requester", "a1", "--token", "${IDEA_TOKEN}"]
+                              "--requester", "a1", "--token=${IDEA_TOKEN}"]
     assert "secret" not in "".join(written.values())
     settings_file = f"{RUN}/.claude/idea-settings.json"
     assert claude.args == ("--settings", settings_file) and claude.mcp
@@ -80,3 +80,11 @@ def test_the_vendor_is_the_profiles_projector_else_its_command() -> None:
     assert vendor_of(custom.model_copy(update={"projector": "codex"})) == "codex"
     assert vendor_of(custom.model_copy(update={"projector": "unknown"})) is None
     assert vendor_of(PROFILES["aider"]) is None and vendor_of(PROFILES["shell"]) is None
+
+
+def test_launch_tokens_never_read_as_an_option() -> None:
+    """A token on a command line (`--token=…`) must not begin with `-`: hex digits only."""
+    from app.adapters.system.tokens import SecretTokens
+    tokens = {SecretTokens().new_token() for _ in range(500)}
+    assert len(tokens) == 500
+    assert all(len(t) == 48 and set(t) <= set("0123456789abcdef") for t in tokens)
