@@ -81,10 +81,3 @@ def test_the_vendor_is_the_profiles_projector_else_its_command() -> None:
     assert vendor_of(custom.model_copy(update={"projector": "unknown"})) is None
     assert vendor_of(PROFILES["aider"]) is None and vendor_of(PROFILES["shell"]) is None
 
-
-def test_launch_tokens_never_read_as_an_option() -> None:
-    """A token on a command line (`--token=…`) must not begin with `-`: hex digits only."""
-    from app.adapters.system.tokens import SecretTokens
-    tokens = {SecretTokens().new_token() for _ in range(500)}
-    assert len(tokens) == 500
-    assert all(len(t) == 48 and set(t) <= set("0123456789abcdef") for t in tokens)
