@@ -104,6 +104,7 @@ def test_missing_command_is_reported_in_the_cell(launch, tmp_path: Path) -> None
     error = cells(page).first.locator('[data-testid="cell-error"]')
     error.wait_for()
     assert "command not found: codex" in error.inner_text()
+    assert "Install it with: npm install -g @openai/codex" in error.inner_text()
     # Nothing crashed: the cell still opens a shell.
     cell_menu(cells(page).first, "open-shell")
     term = cells(page).first.locator('[data-testid="terminal"]')

@@ -32,6 +32,10 @@ def test_test_button_on_a_missing_then_a_present_binary(launch, tmp_path: Path) 
     assert "not found" in page.locator('[data-testid="detect-aider"]').inner_text()
     box = wizard.locator('input[name="aider"]')
     assert box.is_disabled() and not box.is_checked()
+    # ... with how to install it.
+    install = page.locator('[data-testid="install-aider"]')
+    assert "python -m pip install aider-install && aider-install" in install.inner_text()
+    page.screenshot(path=str(tmp_path / "wizard-missing.png"))
 
     # Test as it is: the real detection says why.
     wizard.locator('[data-testid="edit-aider"]').click()
@@ -51,6 +55,7 @@ def test_test_button_on_a_missing_then_a_present_binary(launch, tmp_path: Path) 
     assert "aider 0.99.0" in output and "from a folder off the PATH" in output
     assert "0.99.0" in page.locator('[data-testid="detect-aider"]').inner_text()
     assert box.is_enabled()
+    assert install.count() == 0  # found where the user said: nothing to install
     box.check()
 
     # A generic ACP agent from its template, left unticked.

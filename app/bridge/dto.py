@@ -198,6 +198,7 @@ class ProfileDetectionDTO(Wire):
     path: str | None
     output: str
     exit_code: int | None
+    install: str | None = None
 
 
 class AppInfoDTO(Wire):
@@ -305,7 +306,8 @@ def detection_dto(found: ProfileDetection) -> ProfileDetectionDTO:
     d = found.detection
     return ProfileDetectionDTO(profile=found.profile.to_json(), installed=found.installed,
                                version=found.version, state=d.state, path=d.path,
-                               output=d.output, exit_code=d.exit_code)
+                               output=d.output, exit_code=d.exit_code,
+                               install=found.install)
 
 
 def problem_dto(problem: Problem) -> ProblemDTO:

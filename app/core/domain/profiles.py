@@ -242,6 +242,38 @@ def builtin_profiles() -> list[Profile]:
     ]
 
 
+#: How each built-in CLI is installed, as its vendor documents it (README "Installation"/"Quick
+#: start" sections: github.com/anthropics/claude-code, github.com/openai/codex,
+#: github.com/google-gemini/gemini-cli, aider.chat/docs/install.html), by built-in profile id.
+_INSTALL_COMMANDS: dict[str, str] = {
+    "claude-code": "npm install -g @anthropic-ai/claude-code",
+    "codex-cli": "npm install -g @openai/codex",
+    "gemini-cli": "npm install -g @google/gemini-cli",
+    "aider": "python -m pip install aider-install && aider-install",
+}
+
+
+def install_hint(profile: Profile) -> str | None:
+    """The command installing `profile`'s CLI (e.g. `npm install -g @openai/codex`), for a
+    built-in profile that still runs the catalogue's command; `None` otherwise (the shell, a
+    custom profile, a built-in whose command the user changed: IdeA cannot know how that one
+    is installed)."""
+    hint = _INSTALL_COMMANDS.get(profile.id)
+    if hint is None:
+        return None
+    builtin = next((p for p in builtin_profiles() if p.id == profile.id), None)
+    return hint if builtin is not None and builtin.command == profile.command else None
+
+
+def missing_command_message(command: str, profile: Profile, aside: str = "") -> str:
+    """`command not found: <command>[ (<aside>)]`, then `. Install it with: <command>` when
+    IdeA knows how (`install_hint`): what a launch or a profile swap reports when the CLI is
+    not on PATH (an empty `command` is the user's shell, `$SHELL`)."""
+    hint = install_hint(profile)
+    text = f"command not found: {command or '$SHELL'}" + (f" ({aside})" if aside else "")
+    return f"{text}. Install it with: {hint}" if hint else text
+
+
 @dataclass(frozen=True)
 class ProfileTemplate:
     """A starting point for a custom profile ("Add profile"): an `id`, a `name`, a one-line

@@ -19,7 +19,7 @@ from app.core.domain.launch_plan import (
 )
 from app.core.domain.layout import LayoutDoc
 from app.core.domain.layout_nodes import find_leaf, leaves
-from app.core.domain.profiles import Profile, resume_args
+from app.core.domain.profiles import Profile, install_hint, missing_command_message, resume_args
 from app.core.domain.sessions import SessionRecord
 from app.core.domain.shell_input import task_input_of
 from app.core.errors import (
@@ -190,8 +190,8 @@ class LaunchAgent:
         command = profile.command or self._config.shell
         resolved = self._resolver.which(command) if command else None
         if resolved is None:
-            raise AppError(COMMAND_NOT_FOUND, f"command not found: {command or '$SHELL'}",
-                           {"command": command})
+            raise AppError(COMMAND_NOT_FOUND, missing_command_message(command, profile),
+                           {"command": command, "install": install_hint(profile)})
         run_dir = project.path("run", agent.agent_id)
         sandbox = self._sandboxes.prepare(project.root, agent.agent_id, resolved, run_dir,
                                           project.endpoint)

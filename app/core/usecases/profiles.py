@@ -14,6 +14,7 @@ from app.core.domain.profiles import (
     Profile,
     ProfilesDoc,
     builtin_profiles,
+    install_hint,
     with_catalogue_defaults,
 )
 from app.core.errors import INVALID, AppError
@@ -24,21 +25,23 @@ PROFILES_FILE = "profiles.json"
 
 @dataclass(frozen=True)
 class ProfileDetection:
-    """What detecting `profile`'s CLI found: `installed`, the version line it printed and
-    the whole `detection` (state, executable path, output)."""
+    """What detecting `profile`'s CLI found: `installed`, the version line it printed, the
+    whole `detection` (state, executable path, output) and `install`, the command installing
+    the CLI when IdeA knows it (`profiles.install_hint`; `None` otherwise)."""
 
     profile: Profile
     installed: bool
     version: str | None
     detection: Detection = Detection("missing")
+    install: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Encode as `{"profile", "installed", "version", "state", "path", "output",
-        "exitCode"}`."""
+        "exitCode", "install"}`."""
         d = self.detection
         return {"profile": self.profile.to_json(), "installed": self.installed,
                 "version": self.version, "state": d.state, "path": d.path, "output": d.output,
-                "exitCode": d.exit_code}
+                "exitCode": d.exit_code, "install": self.install}
 
 
 class DetectProfiles:
@@ -69,7 +72,8 @@ class DetectProfiles:
         else:
             found = self._detector.detect(profile.command, list(profile.detect.args),
                                           profile.detect.timeout_ms)
-        return ProfileDetection(profile, found.installed, found.version, found)
+        return ProfileDetection(profile, found.installed, found.version, found,
+                                install_hint(profile))
 
 
 def _read(fs: FileSystem, data_dir: str) -> ProfilesDoc | None:

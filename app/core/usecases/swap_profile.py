@@ -22,7 +22,7 @@ from app.core.domain.agents import AgentEntry
 from app.core.domain.conversation import conversation_id
 from app.core.domain.layout import LayoutDoc
 from app.core.domain.layout_nodes import leaves
-from app.core.domain.profiles import Profile
+from app.core.domain.profiles import Profile, install_hint, missing_command_message
 from app.core.errors import COMMAND_NOT_FOUND, INVALID, AppError
 from app.core.ports import CommandResolver, FileSystem
 from app.core.usecases.project_files import require_layouts, require_manifest, save_manifest
@@ -88,9 +88,10 @@ class SwapProfile:
         command = profile.command or self._shell
         if not command or self._resolver.which(command) is None:
             raise AppError(COMMAND_NOT_FOUND,
-                           f"command not found: {command or '$SHELL'} ({entry.name} keeps its "
-                           "profile and its session)",
-                           {"command": command, "profileId": profile_id})
+                           missing_command_message(
+                               command, profile, f"{entry.name} keeps its profile and its session"),
+                           {"command": command, "profileId": profile_id,
+                            "install": install_hint(profile)})
         live = project.live_agent(agent_id)
         stop = live.session_id if live is not None else None
         node = cell_showing(require_layouts(project), stop) if stop is not None else None

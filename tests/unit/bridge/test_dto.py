@@ -1,7 +1,9 @@
 """Wire forms of the bridge (docs/contracts.md §4): camelCase, optional keys omitted."""
 
-from app.bridge.dto import attach_dto, event_dto, session_dto
+from app.bridge.dto import attach_dto, detection_dto, event_dto, session_dto
+from app.core.domain.detection import Detection
 from app.core.domain.layout import default_layout_doc
+from app.core.domain.profiles import builtin_profiles
 from app.core.domain.sessions import SessionRecord
 from app.core.events import (
     AgentStateChanged,
@@ -11,6 +13,7 @@ from app.core.events import (
     SessionReleased,
     SessionStarted,
 )
+from app.core.usecases.profiles import ProfileDetection
 from app.services.terminals import Attached
 from tests.unit.fakes import SequentialIds
 
@@ -112,3 +115,12 @@ def test_a_permission_test_on_the_wire() -> None:
     fallback = PermissionTest(decide(effective, "write", "/q"), OsVerdict(False, None, "n"),
                               SandboxStatus("off", ""))
     assert permission_test_dto(fallback).wire()["rule"] is None
+
+
+def test_a_detection_on_the_wire_says_how_to_install_the_cli() -> None:
+    codex = next(p for p in builtin_profiles() if p.id == "codex-cli")
+    found = ProfileDetection(codex, False, None, Detection("missing"), "npm install -g @openai/codex")
+    wire = detection_dto(found).wire()
+    assert wire["state"] == "missing" and wire["install"] == "npm install -g @openai/codex"
+    assert detection_dto(ProfileDetection(codex, True, "0.1", Detection("installed"))).wire()[
+        "install"] is None

@@ -13,6 +13,8 @@ from app.core.domain.profiles import (
     StructuredAdapter,
     builtin_profiles,
     expand,
+    install_hint,
+    missing_command_message,
     profile_templates,
     resume_args,
     structured_of,
@@ -147,3 +149,27 @@ def test_any_edited_builtin_round_trips(args: list[str], env: dict[str, str],
     for profile in builtin_profiles():
         edited = profile.model_copy(update={"args": tuple(args), "env": env, "enabled": enabled})
         assert Profile.from_json(json.loads(json.dumps(edited.to_json()))) == edited
+
+
+def test_install_hints_for_the_catalogues_clis_only() -> None:
+    by_id = {p.id: p for p in builtin_profiles()}
+    assert install_hint(by_id["claude-code"]) == "npm install -g @anthropic-ai/claude-code"
+    assert install_hint(by_id["codex-cli"]) == "npm install -g @openai/codex"
+    assert install_hint(by_id["gemini-cli"]) == "npm install -g @google/gemini-cli"
+    assert install_hint(by_id["aider"]) == "python -m pip install aider-install && aider-install"
+    assert install_hint(by_id["shell"]) is None
+    # A built-in whose command the user changed, and a custom profile: IdeA cannot know.
+    assert install_hint(by_id["codex-cli"].model_copy(update={"command": "/opt/codex"})) is None
+    assert install_hint(Profile(id="mine", command="codex")) is None
+
+
+def test_missing_command_message_names_the_command_and_how_to_install_it() -> None:
+    by_id = {p.id: p for p in builtin_profiles()}
+    assert missing_command_message("codex", by_id["codex-cli"]) == (
+        "command not found: codex. Install it with: npm install -g @openai/codex")
+    assert missing_command_message("gemini", by_id["gemini-cli"], "Main keeps its session") == (
+        "command not found: gemini (Main keeps its session). Install it with: "
+        "npm install -g @google/gemini-cli")
+    assert missing_command_message("", by_id["shell"]) == "command not found: $SHELL"
+    assert missing_command_message("tool", Profile(id="mine", command="tool")) == (
+        "command not found: tool")

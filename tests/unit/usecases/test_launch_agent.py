@@ -114,7 +114,9 @@ def test_missing_command_is_command_not_found_and_creates_nothing() -> None:
     with pytest.raises(AppError) as err:
         launch.execute(state, samples.MAIN_ID, samples.MAIN_LEAF, 80, 24, PROFILES)
     assert err.value.code == "COMMAND_NOT_FOUND"
-    assert err.value.message == "command not found: claude"
+    assert err.value.message == ("command not found: claude. Install it with: "
+                                 "npm install -g @anthropic-ai/claude-code")
+    assert err.value.details["install"] == "npm install -g @anthropic-ai/claude-code"
     assert pty.specs == [] and not fs.exists(RUN) and state.sessions == {}
 
 

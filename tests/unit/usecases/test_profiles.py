@@ -45,6 +45,9 @@ def test_detect_builtins() -> None:
     wire = found["claude-code"].to_json()
     assert wire["profile"]["id"] == "claude-code" and wire["state"] == "installed"
     assert wire["output"] == "1.0.3 (Claude Code)" and wire["exitCode"] == 0
+    assert found["codex-cli"].install == "npm install -g @openai/codex"
+    assert found["codex-cli"].to_json()["install"] == "npm install -g @openai/codex"
+    assert found["shell"].install is None
 
 
 def test_test_button_detects_the_profile_as_edited() -> None:

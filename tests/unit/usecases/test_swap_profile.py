@@ -84,7 +84,8 @@ def test_refusals_name_the_problem_and_change_nothing() -> None:
         swap.plan(state, samples.MAIN_ID, "gemini-cli", PROFILES)
     assert err.value.code == "COMMAND_NOT_FOUND"
     assert err.value.message == ("command not found: gemini (Main keeps its profile and its "
-                                 "session)")
+                                 "session). Install it with: npm install -g @google/gemini-cli")
+    assert err.value.details["install"] == "npm install -g @google/gemini-cli"
     with pytest.raises(AppError) as err:
         swap.plan(state, "no-such-agent", "shell", PROFILES)
     assert err.value.code == "NOT_FOUND"

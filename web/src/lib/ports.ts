@@ -87,6 +87,8 @@ export interface ProfileDetection {
   /** What the detection command printed, or why it could not run (≤ 4,000 characters). */
   output?: string;
   exitCode?: number | null;
+  /** The command installing a built-in CLI (`npm install -g @openai/codex`), or null. */
+  install?: string | null;
 }
 
 /** A starting point for a custom profile ("Add profile…"). */

@@ -23,6 +23,16 @@ describe('ProfileWizard', () => {
     expect(screen.getByRole('checkbox', { name: /Codex CLI/ })).not.toBeChecked();
   });
 
+  it('tells how to install a missing built-in CLI, and nothing for an installed one', async () => {
+    const h = harness({ installed: ['sh', 'claude'] });
+    render(ProfileWizard, { props: { onDone: vi.fn() }, context: h.context });
+
+    expect(await screen.findByTestId('install-codex-cli')).toHaveTextContent('npm install -g @openai/codex');
+    expect(screen.getByTestId('install-gemini-cli')).toHaveTextContent('npm install -g @google/gemini-cli');
+    expect(screen.queryByTestId('install-claude-code')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('install-shell')).not.toBeInTheDocument();
+  });
+
   it('saves the ticked profiles and reports them', async () => {
     const h = harness({ installed: ['sh', 'claude', 'codex'] });
     const onDone = vi.fn<(saved: Profile[]) => void>();

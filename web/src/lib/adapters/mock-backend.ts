@@ -93,6 +93,14 @@ export type { MockPermissionsSeed } from './mock-permissions';
  * matrix set with `agents.setIpc` (or seeded) refuses the sends it forbids (FORBIDDEN).
  */
 
+/** How the mock's built-in CLIs install (the backend's `profiles.install_hint`). */
+const MOCK_INSTALL: Record<string, string> = {
+  'claude-code': 'npm install -g @anthropic-ai/claude-code',
+  'codex-cli': 'npm install -g @openai/codex',
+  'gemini-cli': 'npm install -g @google/gemini-cli',
+  aider: 'python -m pip install aider-install && aider-install',
+};
+
 export const BUILTIN_PROFILES: Profile[] = [
   { id: 'claude-code', name: 'Claude Code', command: 'claude', args: [], contextInjection: { strategy: 'conventionFile', target: 'CLAUDE.md' } },
   { id: 'codex-cli', name: 'Codex CLI', command: 'codex', args: [], contextInjection: { strategy: 'conventionFile', target: 'AGENTS.md' } },
@@ -321,6 +329,7 @@ export class MockBackend {
       path: installed ? (profile.command.startsWith('/') ? profile.command : `/usr/bin/${profile.command}`) : null,
       output: installed ? (version ?? '') : `${profile.command}: not found on the PATH`,
       exitCode: installed ? 0 : null,
+      install: MOCK_INSTALL[profile.id] === undefined || BUILTIN_PROFILES.find((p) => p.id === profile.id)?.command !== profile.command ? null : MOCK_INSTALL[profile.id],
     };
   }
 
