@@ -1,6 +1,6 @@
 """e2e helpers for several IdeA windows: each OS window is one Playwright page of the same CDP
-connection; tabs are dragged between them with real DOM drag events (the backend holds what is
-dragged, so no native drag is needed)."""
+connection. `drag_tab` moves a tab between them with DOM drag events dispatched in each page
+(the backend holds what is dragged); `e2e/test_native_drag.py` drags with the real X pointer."""
 
 from __future__ import annotations
 
@@ -106,16 +106,16 @@ _DRAG_END = """([screenX, screenY, effect]) => {
 
 
 def drag_tab(source: Page, target: Page, root: str, index: int = 0) -> None:
-    """Drag `root`'s tab from `source` and drop it on `target`'s tab bar at `index`."""
+    """Drag `root`'s tab from `source` and drop it on `target`'s tab bar at `index`.
+
+    The source's `dragend` is dispatched once the drop was taken: the backend reads the real
+    pointer at `dragEnd`, which these events do not move (outside every window, a `dragEnd`
+    still pending would open a new window there)."""
     source.evaluate(_DRAG_START, [root])
     wait_for(lambda: source.evaluate("() => !!window.__ideaDrag"), what="drag started")
     time.sleep(0.3)  # the dragStart call reaches the backend before the drop's (two windows)
     target.evaluate(_DROP, [root, index])
+    holder = window_id(target)
+    wait_for(lambda: root in next(w["tabs"] for w in workspace_state(source)["windows"]
+                                  if w["id"] == holder), what="the drop taken")
     source.evaluate(_DRAG_END, [0, 0, "move"])
-
-
-def drag_tab_outside(source: Page, root: str, screen_x: int, screen_y: int) -> None:
-    """Drag `root`'s tab out of every window and let go at a screen point."""
-    source.evaluate(_DRAG_START, [root])
-    time.sleep(0.3)
-    source.evaluate(_DRAG_END, [screen_x, screen_y, "none"])

@@ -22,7 +22,7 @@ debs=(xvfb xauth libxcb-cursor0 libxkbcommon-x11-0 libnss3 libxcomposite1 libxda
       libxtst6 libegl1 libgl1 libxkbfile1 libxshmfence1 libasound2 libxcb-icccm4 libxcb-image0
       libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1
       libfontconfig1 libdbus-1-3 fonts-dejavu-core)
-if [ "$mode" = test ]; then debs+=(vim-tiny chromium zsh fish); fi
+if [ "$mode" = test ]; then debs+=(vim-tiny chromium zsh fish xdotool); fi
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
   for p in "${debs[@]}"; do

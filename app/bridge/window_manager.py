@@ -6,7 +6,9 @@ pywebview adapter), keeps the workspace service's document in step with them (bo
 window that closed) and pushes `workspaceChanged` to every window after each change. A tab
 dragged between windows is tracked here, because two JS contexts share no drag data: the source
 window says `dragStart`, a window whose tab bar gets the drop says `dropTab`, and the source's
-`dragEnd` outside every window opens a new window at the drop point.
+`dragEnd` outside every window opens a new window at the drop point. That point is where the
+factory says the pointer is (`WindowFactory.pointer`), the page's only when it cannot tell: Qt
+WebEngine gives `dragend` the last point the drag crossed the *source* page, never the drop's.
 
 Moving a tab never touches a session: the source page disposes its views (no `projects.close`),
 the destination opens the project (already open: same sessions) and attaches them with their
@@ -22,7 +24,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from app.bridge.window import WindowDoor, WindowPort
-from app.core.domain.workspace import Bounds, WorkspaceDoc, cascade, tab_labels
+from app.core.domain.workspace import (
+    Bounds,
+    WorkspaceDoc,
+    cascade,
+    tab_labels,
+    window_for_drop,
+)
 from app.core.errors import NOT_FOUND, AppError
 from app.services import AppServices
 from app.services.workspace import WorkspaceService
@@ -64,6 +72,11 @@ class WindowFactory(Protocol):
     def open(self, window_id: str, bounds: Bounds | None,
              make_door: Callable[[WindowPort], WindowDoor], events: WindowEvents
              ) -> WindowHandle:
+        ...
+
+    def pointer(self) -> tuple[int, int] | None:
+        """Where the mouse pointer is on the screen now (device-independent pixels, as
+        `WindowHandle.bounds`); None when the toolkit cannot tell."""
         ...
 
 
@@ -189,39 +202,50 @@ class WindowManager:
     # ------------------------------------------------------------------ drag and drop
 
     def drag_start(self, window_id: str, root: str) -> None:
+        with self._lock:
+            self._drag = None  # whatever an earlier drag left pending is over
         if self._workspace.holder_of(root) is None:
             raise AppError(NOT_FOUND, f"{root} is in no tab", {"root": root})
         with self._lock:
             self._drag = _Drag(root, window_id)
 
-    def drop_tab(self, window_id: str, index: int | None) -> bool:
-        """A tab bar of `window_id` got the drop: the dragged tab moves there (at `index`).
-        False when nothing is being dragged."""
+    def drop_tab(self, window_id: str, slot: int | None) -> bool:
+        """A tab bar of `window_id` got the drop at gap `slot` of its tabs as it shows them:
+        the dragged tab lands there (`WorkspaceDoc.drop_tab`). False when nothing is being
+        dragged."""
         with self._lock:
             drag, self._drag = self._drag, None
         if drag is None:
             return False
-        self.move_tab(drag.root, window_id, index)
+        self._workspace.drop_tab(drag.root, window_id, slot)
+        if window_id in self._windows:
+            self._focus(window_id)
         return True
 
     def drag_end(self, window_id: str, screen_x: int, screen_y: int) -> str | None:
-        """The source's drag ended at (`screen_x`, `screen_y`). When no window took the drop
-        and the point is outside every window, the tab opens in a new window there; returns
-        its id (None otherwise)."""
+        """The source's drag ended; the page says at (`screen_x`, `screen_y`), the pointer's
+        position is used when the factory knows it. Outside every window the tab opens in a
+        new window there; returns its id. Over a window, None: a tab bar there may have taken
+        the drop, and its `dropTab` may come after this call (each js_api call runs on its own
+        thread; the source page cannot tell either: Qt WebEngine's `dragend` `dropEffect` is
+        the source page's own last answer, not the drop's), so the drag stays for it until
+        the next `dragStart`. Already taken (`dropTab` first): None."""
         with self._lock:
-            drag, self._drag = self._drag, None
+            drag = self._drag
             handles = [w.handle for w in self._windows.values() if w.handle is not None]
         if drag is None:
             return None
-        for handle in handles:
-            b = handle.bounds()
-            if b is not None and b.x <= screen_x < b.x + b.width and \
-                    b.y <= screen_y < b.y + b.height:
-                return None
+        point = self._factory.pointer() or (screen_x, screen_y)
+        windows = [b for b in (h.bounds() for h in handles) if b is not None]
         source = self._workspace.doc.window(drag.source).bounds
-        size = (source.width, source.height) if source else (1200, 800)
-        bounds = Bounds(x=max(0, screen_x - 80), y=max(0, screen_y - 16), width=size[0],
-                        height=size[1])
+        bounds = window_for_drop(point, windows,
+                                 (source.width, source.height) if source else None)
+        if bounds is None:
+            return None
+        with self._lock:
+            if self._drag is not drag:  # a tab bar took it meanwhile
+                return None
+            self._drag = None
         return self.new_window(bounds, [drag.root])
 
     # ------------------------------------------------------------------ closing

@@ -65,13 +65,15 @@ class WindowsApi:
 
     @exposed
     def dropTab(self, index: int | None = None) -> bool:
-        """The dragged tab (of any window) was dropped on this window's tab bar."""
+        """The dragged tab (of any window) was dropped on this window's tab bar, at gap
+        `index` of its tabs as the bar shows them (the dragged one included)."""
         return self._m.drop_tab(self._id, _index(index))
 
     @exposed
     def dragEnd(self, screenX: int, screenY: int) -> str | None:  # noqa: N803
-        """This window's tab drag ended at the screen point; a new window's id when it was
-        dropped outside every window."""
+        """This window's tab drag ended, no tab bar took it, at the screen point as the page
+        saw it (the pointer's position wins when the toolkit knows it); a new window's id when
+        it was dropped outside every window."""
         return self._m.drag_end(self._id, int(screenX), int(screenY))
 
     @exposed

@@ -21,7 +21,7 @@ from app.core.domain.workspace import (
 from app.core.errors import AppError
 from app.core.events import ProblemRaised
 from app.core.ports import EventSink, ProcessInspector, WorkspaceStore
-from app.core.usecases.workspace_tabs import CloseTab, MoveTab, OpenTab, RecordQuit
+from app.core.usecases.workspace_tabs import CloseTab, DropTab, MoveTab, OpenTab, RecordQuit
 from app.services.open_projects import OpenProjects
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.terminals import TerminalService
@@ -110,6 +110,11 @@ class WorkspaceService:
     def move_tab(self, root: str, window_id: str, index: int | None = None) -> None:
         with self._lock:
             self._change(lambda: MoveTab(self._saving).execute(self._doc, root, window_id, index))
+
+    def drop_tab(self, root: str, window_id: str, slot: int | None = None) -> None:
+        """The dragged tab landed on `window_id`'s tab bar at gap `slot` (as the bar shows it)."""
+        with self._lock:
+            self._change(lambda: DropTab(self._saving).execute(self._doc, root, window_id, slot))
 
     def close_tab(self, root: str) -> None:
         with self._lock:

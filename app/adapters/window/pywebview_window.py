@@ -182,6 +182,24 @@ class PywebviewWindows:
         window.events.resized += moved
         return handle
 
+    def pointer(self) -> tuple[int, int] | None:
+        """Where the mouse pointer is now, from Qt (`QCursor.pos()`, logical pixels like the
+        windows' bounds); None off Qt. A tab dropped outside every window opens a new one
+        there: Qt WebEngine's `dragend` only has the last point the drag crossed its own page
+        (`WebContentsAdapter::startDragging` hands Chromium `m_lastDragScreenPos`, set by that
+        page's drag moves), never the drop point. Read from a js_api thread, as pywebview
+        reads the windows' geometry; on X11 it is one `xcb_query_pointer` round trip."""
+        if sys.modules.get("webview.platforms.qt") is None:
+            return None
+        try:
+            from qtpy.QtGui import QCursor
+
+            at = QCursor.pos()
+            return int(at.x()), int(at.y())
+        except Exception:  # noqa: BLE001 - no Qt, no screen: the page's point is used
+            log.debug("pointer position unknown", exc_info=True)
+            return None
+
     def start(self) -> None:
         """Run the GUI loop (blocks until every window closed)."""
         import webview

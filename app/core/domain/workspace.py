@@ -19,6 +19,7 @@ window or tab that is not there, `AppError(INVALID)` for a bad index.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Sequence
 
 from pydantic import Field, StrictInt
 
@@ -45,6 +46,26 @@ def cascade(last: Bounds | None, step: int = CASCADE_STEP) -> Bounds | None:
     if last is None:
         return None
     return last.model_copy(update={"x": last.x + step, "y": last.y + step})
+
+
+#: Where a window opened by a drop sits relative to the drop point (px): the pointer lands on
+#: its first tab, as if the window hung from the tab being dragged.
+DROP_GRIP = (80, 16)
+#: The size of a window opened by a drop when the source window's is not known.
+DROP_SIZE = (1200, 800)
+
+
+def window_for_drop(point: tuple[int, int], windows: Sequence[Bounds],
+                    size: tuple[int, int] | None) -> Bounds | None:
+    """A tab dropped at screen `point` that no tab bar took: `None` when the point is in one of
+    the `windows` (a drop on a window's page, not its tab bar, changes nothing), else the
+    bounds of the new window that opens there, of `size` (the source window's) or `DROP_SIZE`."""
+    x, y = point
+    if any(b.x <= x < b.x + b.width and b.y <= y < b.y + b.height for b in windows):
+        return None
+    width, height = size or DROP_SIZE
+    return Bounds(x=max(0, x - DROP_GRIP[0]), y=max(0, y - DROP_GRIP[1]), width=width,
+                  height=height)
 
 
 class TabEntry(Document):
@@ -161,6 +182,23 @@ class WorkspaceDoc(Document):
         self.window(window_id)
         kept = next(t for t in self.window(source).tabs if root_key(t.root) == root_key(root))
         return self.open_tab(window_id, kept.root, index)
+
+    def drop_tab(self, root: str, window_id: str, slot: int | None = None) -> WorkspaceDoc:
+        """`root`'s tab dropped on `window_id`'s tab bar at gap `slot` of its tabs as the bar
+        shows them (0: before the first; `None` or past the end: after the last), the dragged
+        tab counted where it is: within its own window, a gap right of it is one place less
+        once it leaves its place, and either gap next to it leaves the order as it is.
+        NOT_FOUND (tab or window)."""
+        source = self.holder_of(root)
+        if source is None:
+            raise AppError(NOT_FOUND, f"{root} is in no tab", {"root": root})
+        shown = self.window(window_id).tabs
+        at = len(shown) if slot is None else min(max(slot, 0), len(shown))
+        if source == window_id:
+            here = next(i for i, t in enumerate(shown) if root_key(t.root) == root_key(root))
+            if at > here:
+                at -= 1
+        return self.move_tab(root, window_id, at)
 
     def activate(self, window_id: str, root: str | None) -> WorkspaceDoc:
         """Show `root` in `window_id` (`None`: its start screen). NOT_FOUND when not its tab."""

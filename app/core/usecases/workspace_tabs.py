@@ -38,6 +38,16 @@ class MoveTab(_Change):
         return self._saved(doc.move_tab(root, window_id, index))
 
 
+class DropTab(_Change):
+    """`execute(doc, root, window_id, slot?)`: the tab dragged onto `window_id`'s tab bar lands
+    at the gap `slot` of the tabs as that bar shows them (`WorkspaceDoc.drop_tab`: a drop on
+    its own place changes nothing). Raises NOT_FOUND, the store's errors."""
+
+    def execute(self, doc: WorkspaceDoc, root: str, window_id: str,
+                slot: int | None = None) -> WorkspaceDoc:
+        return self._saved(doc.drop_tab(root, window_id, slot))
+
+
 class CloseTab(_Change):
     """`execute(doc, root)`: the tab goes (NOT_FOUND when in no tab)."""
 

@@ -58,6 +58,10 @@ class FakeHandle:
 class FakeFactory:
     def __init__(self) -> None:
         self.opened: dict[str, tuple[FakeHandle, FakeDoor, Any]] = {}
+        self.at: tuple[int, int] | None = None  # the pointer, when the toolkit tells
+
+    def pointer(self) -> tuple[int, int] | None:
+        return self.at
 
     def open(self, window_id: str, bounds: Bounds | None, make_door: Callable[[Any], Any],
              events: Any) -> FakeHandle:
@@ -132,6 +136,53 @@ def test_a_tab_dropped_outside_every_window_opens_a_new_window_there() -> None:
     assert service.doc.window("w2").roots() == ["/p/b"]
     bounds = service.doc.window("w2").bounds
     assert bounds is not None and (bounds.x, bounds.y) == (1420, 884)
+
+
+def test_the_drop_point_is_the_pointer_s_when_the_toolkit_knows_it() -> None:
+    # Qt WebEngine's dragend says where the drag last crossed the source page (inside it).
+    manager, factory, service, _, _ = world()
+    manager.open_saved(["/p/a", "/p/b"])
+    factory.at = (1500, 900)
+    manager.drag_start("w1", "/p/b")
+    assert manager.drag_end("w1", 990, 300) == "w2"
+    bounds = service.doc.window("w2").bounds
+    assert bounds is not None and (bounds.x, bounds.y) == (1420, 884)
+    factory.at = (500, 300)  # the pointer is on w1: nothing, whatever the page said
+    manager.drag_start("w1", "/p/a")
+    assert manager.drag_end("w1", 1500, 900) is None
+    assert service.doc.window("w1").roots() == ["/p/a"]
+
+
+def test_the_source_s_drag_end_may_come_before_the_target_s_drop() -> None:
+    # Each js_api call runs on its own thread: the source's dragEnd (pointer over w2) can be
+    # handled before w2's dropTab, which must still find the drag.
+    manager, factory, service, _, _ = world()
+    manager.open_saved(["/p/a", "/p/b"])
+    w2 = manager.new_window(Bounds(x=1200, y=0, width=600, height=500))
+    factory.at = (1300, 20)
+    manager.drag_start("w1", "/p/a")
+    assert manager.drag_end("w1", 990, 20) is None
+    assert manager.drop_tab(w2, 0) is True
+    assert service.doc.window(w2).roots() == ["/p/a"]
+    manager.drag_start("w1", "/p/b")  # the other order: taken first, then the end is a no-op
+    assert manager.drop_tab(w2, 1) is True
+    assert manager.drag_end("w1", 990, 20) is None
+    assert service.doc.window(w2).roots() == ["/p/a", "/p/b"]
+    assert [w.id for w in service.doc.windows] == ["w1", w2]
+
+
+def test_a_tab_dropped_on_its_own_bar_lands_in_the_gap_it_was_dropped_in() -> None:
+    manager, _, service, _, _ = world()
+    manager.open_saved(["/p/a", "/p/b", "/p/c"])
+    manager.drag_start("w1", "/p/a")
+    assert manager.drop_tab("w1", 3) is True  # after the last tab
+    assert service.doc.window("w1").roots() == ["/p/b", "/p/c", "/p/a"]
+    manager.drag_start("w1", "/p/a")
+    assert manager.drop_tab("w1", 2) is True  # its own gap: no change
+    assert service.doc.window("w1").roots() == ["/p/b", "/p/c", "/p/a"]
+    manager.drag_start("w1", "/p/a")
+    assert manager.drop_tab("w1", 0) is True
+    assert service.doc.window("w1").roots() == ["/p/a", "/p/b", "/p/c"]
 
 
 def test_a_new_window_without_a_place_opens_down_and_right_of_the_newest_one() -> None:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.core.domain.documents import dump_document, parse_document
-from app.core.domain.workspace import Bounds, WorkspaceDoc, tab_labels
+from app.core.domain.workspace import Bounds, WorkspaceDoc, tab_labels, window_for_drop
 from app.core.errors import CORRUPT_FILE, INVALID, NOT_FOUND, AppError
 
 
@@ -32,6 +32,32 @@ def test_move_reorders_within_a_window_and_moves_between_windows() -> None:
     moved = doc.move_tab("/p/a/", "w2", 0)  # a trailing slash names the same project
     assert moved.window("w1").roots() == ["/p/b"]
     assert moved.window("w2").roots() == ["/p/a", "/p/c"]
+
+
+def test_a_drop_lands_in_the_gap_of_the_tabs_as_shown() -> None:
+    doc = two_windows().open_tab("w1", "/p/x")  # w1: a b x
+    assert doc.drop_tab("/p/a", "w1", 3).window("w1").roots() == ["/p/b", "/p/x", "/p/a"]
+    assert doc.drop_tab("/p/a", "w1", None).window("w1").roots() == ["/p/b", "/p/x", "/p/a"]
+    assert doc.drop_tab("/p/a", "w1", 2).window("w1").roots() == ["/p/b", "/p/a", "/p/x"]
+    for own in (0, 1):  # either gap next to it: the order stays
+        assert doc.drop_tab("/p/a", "w1", own).window("w1").roots() == ["/p/a", "/p/b", "/p/x"]
+    assert doc.drop_tab("/p/x", "w1", 0).window("w1").roots() == ["/p/x", "/p/a", "/p/b"]
+    assert doc.drop_tab("/p/x", "w1", 9).window("w1").roots() == ["/p/a", "/p/b", "/p/x"]
+    moved = doc.drop_tab("/p/b", "w2", 0)  # another window: its gap as is
+    assert moved.window("w2").roots() == ["/p/b", "/p/c"]
+    assert moved.window("w1").roots() == ["/p/a", "/p/x"]
+    with pytest.raises(AppError) as e:
+        doc.drop_tab("/p/zz", "w1", 0)
+    assert e.value.code == NOT_FOUND
+
+
+def test_a_drop_outside_every_window_opens_one_hanging_from_the_pointer() -> None:
+    windows = [Bounds(x=0, y=0, width=800, height=600), Bounds(x=900, y=0, width=500, height=400)]
+    assert window_for_drop((799, 599), windows, (800, 600)) is None
+    assert window_for_drop((1000, 100), windows, None) is None
+    assert window_for_drop((850, 700), windows, (800, 600)) == Bounds(
+        x=770, y=684, width=800, height=600)
+    assert window_for_drop((10, 700), [], None) == Bounds(x=0, y=684, width=1200, height=800)
 
 
 def test_closing_the_active_tab_shows_its_neighbour_then_the_start_screen() -> None:
@@ -92,6 +118,7 @@ WINDOWS = st.sampled_from(["w1", "w2", "w3"])
 OPS = st.one_of(
     st.tuples(st.just("open"), WINDOWS, ROOTS, st.none() | st.integers(0, 4)),
     st.tuples(st.just("move"), ROOTS, WINDOWS, st.none() | st.integers(0, 4)),
+    st.tuples(st.just("drop"), ROOTS, WINDOWS, st.none() | st.integers(-1, 6)),
     st.tuples(st.just("close"), ROOTS),
     st.tuples(st.just("activate"), WINDOWS, st.none() | ROOTS),
     st.tuples(st.just("add"), WINDOWS),
@@ -106,6 +133,8 @@ def _apply(doc: WorkspaceDoc, op: tuple[object, ...]) -> WorkspaceDoc:
             return doc.open_tab(*args)  # type: ignore[arg-type]
         if kind == "move":
             return doc.move_tab(*args)  # type: ignore[arg-type]
+        if kind == "drop":
+            return doc.drop_tab(*args)  # type: ignore[arg-type]
         if kind == "close":
             return doc.close_tab(*args)  # type: ignore[arg-type]
         if kind == "activate":
@@ -123,7 +152,10 @@ def _apply(doc: WorkspaceDoc, op: tuple[object, ...]) -> WorkspaceDoc:
 def test_random_operations_keep_the_invariants(ops: list[tuple[object, ...]]) -> None:
     doc = WorkspaceDoc().with_window("w1")
     for op in ops:
+        before = sorted(t.root for w in doc.windows for t in w.tabs)
         doc = _apply(doc, op)
+        if op[0] == "drop":  # a drop never loses nor adds a tab, wherever it lands
+            assert sorted(t.root for w in doc.windows for t in w.tabs) == before
         ids = [w.id for w in doc.windows]
         assert len(ids) == len(set(ids))
         keys = [t.root.rstrip("/") for w in doc.windows for t in w.tabs]

@@ -626,9 +626,9 @@ export interface WindowsGateway {
   /** A tab whose folder went missing shows `newRoot` instead. */
   relocate(oldRoot: string, newRoot: string): Promise<null>;
   dragStart(root: string): Promise<null>;
-  /** The dragged tab (of any window) was dropped on this tab bar at `index`. */
+  /** The dragged tab (of any window) was dropped on this tab bar at gap `index` of its tabs as shown (the dragged one included). */
   dropTab(index: number): Promise<boolean>;
-  /** This window's drag ended at a screen point; a new window's id when dropped outside all. */
+  /** This window's tab drag ended at a screen point (the backend prefers the real pointer's); a new window's id when dropped outside all. */
   dragEnd(screenX: number, screenY: number): Promise<string | null>;
   busy(sessionIds: string[]): Promise<BusySession[]>;
   liveAgents(): Promise<LiveAgent[]>;

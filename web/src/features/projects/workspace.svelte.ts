@@ -362,7 +362,7 @@ export class Workspace {
     }
   }
 
-  /** This window's tab drag ended unaccepted at a screen point: outside all windows, it opens a new one. */
+  /** This window's tab drag ended (the page cannot tell whether another window took it): outside all windows, it opens a new one. */
   async dragEnd(screenX: number, screenY: number): Promise<void> {
     try {
       await this.#gateway.windows.dragEnd(Math.round(screenX), Math.round(screenY));
