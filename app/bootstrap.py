@@ -24,6 +24,7 @@ from app.adapters.system.tokens import SecretTokens
 from app.adapters.vendors import VendorProjectors
 from app.adapters.watcher.file_protocol import FileProtocolDoor
 from app.commands.endpoint_door import CommandDoor, EndpointDoor
+from app.core.domain.pending_kills import CLOSE_GRACE_MS
 from app.core.domain.scrollback import SCROLLBACK_CHARS
 from app.core.ports import (
     AgentSessions,
@@ -83,7 +84,8 @@ from app.services.workspace import WorkspaceService
 class Config:
     """What the graph is built from: the app data dir (absolute), the user's shell (absolute
     path), the `--project` roots opened at start, the scrollback kept per session (chars),
-    IdeA's own command line (default `self_command()`) and the delegation timings."""
+    IdeA's own command line (default `self_command()`), the delegation timings and how long
+    a closed cell's shell waits for an undo before its kill (ms; tests shorten it)."""
 
     data_dir: str
     shell: str
@@ -93,6 +95,7 @@ class Config:
     orchestration: OrchestrationConfig = OrchestrationConfig()
     #: The user's home folder (absolute): what a typed `~` stands for. Empty: no expansion.
     home: str = ""
+    close_grace_ms: int = CLOSE_GRACE_MS
 
 
 #: A per-project door built over the orchestrator and the credentials (endpoint, file protocol).
@@ -203,7 +206,8 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     projects = OpenProjects()
     views = TerminalViews(a.terminals, output)
     keeper = SessionKeeper(projects, a.terminals, output, views, events,
-                           ForgetAgentRunning(a.fs, events))
+                           ForgetAgentRunning(a.fs, events), scheduler=a.scheduler,
+                           close_grace_ms=config.close_grace_ms)
     load_profiles = LoadProfiles(a.fs, data)
     credentials = Credentials()
     events.subscribe(credentials.on_event)

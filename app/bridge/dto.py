@@ -35,6 +35,7 @@ from app.core.events import (
     EscalationRaised,
     EscalationResolved,
     HeadlessActivity,
+    KillPending,
     LayoutChanged,
     ProblemRaised,
     ProblemResolved,
@@ -424,6 +425,13 @@ class SessionExitedEvent(Wire):
     exit_code: int | None
 
 
+class KillPendingEvent(Wire):
+    type: Literal["killPending"] = "killPending"
+    root: str
+    session_id: str
+    grace_ms: int
+
+
 class SessionReleasedEvent(Wire):
     type: Literal["sessionReleased"] = "sessionReleased"
     root: str
@@ -561,6 +569,9 @@ def event_dto(event: DomainEvent) -> Wire:
                                   exit_code=event.exit_code)
     if isinstance(event, SessionReleased):
         return SessionReleasedEvent(root=event.root, session_id=event.session_id)
+    if isinstance(event, KillPending):
+        return KillPendingEvent(root=event.root, session_id=event.session_id,
+                                grace_ms=event.grace_ms)
     if isinstance(event, AgentStateChanged):
         return AgentStateChangedEvent(root=event.root, agent_id=event.agent_id,
                                       state=event.state, session_id=event.session_id)

@@ -64,6 +64,16 @@ class SessionExited:
 
 
 @dataclass(frozen=True)
+class KillPending:
+    """A closed cell's shell `session_id` of project `root` runs on hidden and is killed in
+    `grace_ms` ms unless a cell shows it again (undo): ADR 021."""
+
+    root: str
+    session_id: str
+    grace_ms: int
+
+
+@dataclass(frozen=True)
 class SessionReleased:
     """An ended session shown in no cell was forgotten: its scrollback is gone."""
 
@@ -172,14 +182,14 @@ class DenialReported:
 
 
 DomainEvent = (ProblemRaised | ProblemResolved | LayoutChanged | SessionStarted | SessionExited
-               | SessionReleased | AgentStateChanged | AgentActivityChanged | DelegationChanged
+               | KillPending | SessionReleased | AgentStateChanged | AgentActivityChanged | DelegationChanged
                | DelegationReady | EscalationRaised | EscalationResolved | HeadlessActivity
                | DenialReported)
 
 def session_of(event: DomainEvent) -> str | None:
     """The session id `event` names, if any: the push pump keeps such an event behind that
     session's pending output."""
-    if isinstance(event, SessionExited | SessionReleased):
+    if isinstance(event, SessionExited | SessionReleased | KillPending):
         return event.session_id
     if isinstance(event, SessionStarted):
         return event.session.session_id

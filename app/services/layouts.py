@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.core.domain.layout import LayoutDoc
-from app.core.domain.layout_edit import CloseOp, parse_layout_op
+from app.core.domain.layout_edit import edit_kind, parse_layout_op
 from app.core.usecases.edit_layout import EditLayout
 from app.core.usecases.layout_recovery import FreshStart, StartFreshLayouts
 from app.core.usecases.show_session import ShowSession
@@ -26,14 +26,16 @@ class LayoutService:
     def edit(self, root: str, op: dict[str, Any]) -> LayoutDoc:
         """Apply `op` (contract §3) to the active layout of `root`; returns the document.
 
-        Closing a cell ends its plain shell; every other hidden session keeps running (see
-        `sessions.fate_after_edit`). Errors of `EditLayout`, and NOT_FOUND for a closed project.
+        Closing a cell ends its plain shell once the close grace has passed unless it is
+        shown again meanwhile (undo), at once with the op's `kill`; every other hidden session
+        keeps running (see `sessions.fate_after_edit`, `pending_kills`). Errors of
+        `EditLayout`, and NOT_FOUND for a closed project.
         """
         parsed = parse_layout_op(op)
         with self._projects.locked(root) as state:
             before = state.shown_sessions()
             doc = self._edit.execute(state, parsed)
-            self._keeper.after_edit(state, isinstance(parsed, CloseOp), before)
+            self._keeper.after_edit(state, edit_kind(parsed), before)
             return doc
 
     def show_session(self, root: str, session_id: str, node_id: str) -> LayoutDoc:
@@ -43,7 +45,7 @@ class LayoutService:
         with self._projects.locked(root) as state:
             before = state.shown_sessions()
             doc = self._show.execute(state, node_id, session_id)
-            self._keeper.after_edit(state, False, before)
+            self._keeper.after_edit(state, "other", before)
             return doc
 
     def start_fresh(self, root: str) -> FreshStart:

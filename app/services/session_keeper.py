@@ -1,19 +1,23 @@
 """What happens to sessions outside of any single request: their end, the kill-or-detach rule
-after a layout edit, and the release of ended sessions nobody shows (their scrollback ring, the
-PTY host's record, the views' flow control state), so memory stays flat however many shells
+after a layout edit (a closed cell's shell killed only once the close grace has passed, unless
+shown again: ADR 021), and the release of ended sessions nobody shows (their scrollback ring,
+the PTY host's record, the views' flow control state), so memory stays flat however many shells
 come and go."""
 
 from __future__ import annotations
 
 import logging
 
-from app.core.domain.sessions import fate_after_edit, releasable
+from app.core.domain.pending_kills import CLOSE_GRACE_MS, PendingKills
+from app.core.domain.sessions import EditKind, fate_after_edit, releasable
 from app.core.errors import AppError
-from app.core.events import AgentStateChanged, SessionExited, SessionReleased
+from app.core.events import AgentStateChanged, KillPending, SessionExited, SessionReleased
 from app.core.ports import EventSink, TerminalHost
 from app.core.usecases.project_state import ProjectState, mark_exited
 from app.core.usecases.show_session import ForgetAgentRunning
+from app.services.kill_timers import KillTimers
 from app.services.open_projects import OpenProjects, ProjectHandle
+from app.services.scheduler import Scheduler
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.terminal_views import TerminalViews
 
@@ -22,21 +26,35 @@ log = logging.getLogger(__name__)
 
 class SessionKeeper:
     """Owns the lifecycle rules' execution; the rules themselves are in
-    `app/core/domain/sessions.py`."""
+    `app/core/domain/sessions.py` and `app/core/domain/pending_kills.py`. The pending kills'
+    timers run on `scheduler` (`KillTimers`); `close_grace_ms` is how long a closed cell's
+    shell waits (ms; the tests shorten it)."""
 
     def __init__(self, projects: OpenProjects, terminals: TerminalHost, bus: TerminalOutputBus,
                  views: TerminalViews, events: EventSink,
-                 forget_running: ForgetAgentRunning | None = None) -> None:
+                 forget_running: ForgetAgentRunning | None = None, *, scheduler: Scheduler,
+                 close_grace_ms: int = CLOSE_GRACE_MS) -> None:
         self._projects, self._terminals, self._bus = projects, terminals, bus
         self._views, self._events = views, events
         self._forget_running = forget_running
+        self._grace_ms = close_grace_ms
+        self._timers = KillTimers(projects, scheduler, self._kill)
         self._shutting_down = False
         bus.tap_exits(self.on_exit)
 
     def shutting_down(self) -> None:
         """IdeA is quitting: the exits that follow are its doing, so agent cells keep
-        `agentWasRunning` (what was running is resumable at the next start)."""
+        `agentWasRunning` (what was running is resumable at the next start); the shells of
+        closed cells still in their grace are killed now (no cell shows them, so the quit
+        record never lists them to reopen)."""
         self._shutting_down = True
+        for handle in self._projects.handles():
+            with handle.lock:
+                doomed = list(handle.state.pending_kills.due)
+                handle.state.pending_kills = PendingKills()
+                for session_id in doomed:
+                    self._timers.disarm(session_id)
+                    self._kill(session_id)
 
     def after_start(self, state: ProjectState, before: set[str]) -> None:
         """`state` started sessions (it had `before`): own the new ones; a cell now showing
@@ -45,11 +63,22 @@ class SessionKeeper:
             self._projects.own(session_id, state.root)
         self.release_ended(state, in_tab=True)
 
-    def after_edit(self, state: ProjectState, closing: bool, before: set[str]) -> None:
-        """A layout edit (`closing` a cell or not) changed which sessions are shown (`before`
-        → now): kill closed shells, leave everything else running, release ended sessions."""
-        fate = fate_after_edit(closing, before, state.shown_sessions(), state.sessions)
-        for session_id in fate.kill:
+    def after_edit(self, state: ProjectState, kind: EditKind, before: set[str]) -> None:
+        """A layout edit of `kind` changed which sessions are shown (`before` → now): a
+        closed cell's shell gets a pending kill (`KillPending` published, killed once the
+        grace has passed; at once for `close_kill` or while quitting), a pending one a cell
+        shows again is spared, everything else keeps running; ended sessions are released."""
+        shown = state.shown_sessions()
+        fate = fate_after_edit(kind, before, shown, state.sessions, state.pending_kills.revived)
+        pending, spared = state.pending_kills.after_edit(kind, shown, before - shown)
+        doom = set() if self._shutting_down else fate.doom
+        state.pending_kills = pending.schedule(doom, self._timers.now_ms(), self._grace_ms)
+        for session_id in spared:
+            self._timers.disarm(session_id)
+        for session_id in doom:
+            self._timers.arm(session_id, self._grace_ms)
+            self._events.publish(KillPending(state.root, session_id, self._grace_ms))
+        for session_id in fate.kill | (fate.doom - doom):
             self._kill(session_id)
         self.release_ended(state, in_tab=True)
 
@@ -70,6 +99,8 @@ class SessionKeeper:
             return
         with handle.lock:
             record = mark_exited(handle.state, session_id, exit_code)
+            handle.state.pending_kills = handle.state.pending_kills.without({session_id})
+            self._timers.disarm(session_id)
             if record is None:
                 self._forget(session_id)
                 return

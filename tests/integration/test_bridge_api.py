@@ -237,26 +237,6 @@ def test_detach_from_cell_keeps_a_shell_and_its_job_alive(door: Door, tmp_path: 
     assert "sleep 1000" in door.window.output(session)
 
 
-def test_closing_a_cell_kills_its_shell_but_only_detaches_an_agent(door: Door,
-                                                                   tmp_path: Path) -> None:
-    project = door.call("projects", "create", str(tmp_path / "proj"))
-    root, first = project["root"], first_leaf(project)
-    doc = door.call("layout", "edit", root, {"kind": "split", "nodeId": first,
-                                             "direction": "row"})
-    second = doc["layouts"][0]["tree"]["root"]["node"]["children"][1]["node"]["node"]["id"]
-    shell = door.call("terminals", "openShell", root, first, 80, 24)["sessionId"]
-    agent = door.call("agents", "create", root, {"name": "Dev", "persona": "You code.",
-                                                  "profileId": "shell"})
-    launched = door.call("agents", "launch", root, agent["agentId"], second, 80, 24)["sessionId"]
-    door.call("layout", "edit", root, {"kind": "close", "nodeId": first})
-    door.call("layout", "edit", root, {"kind": "close", "nodeId": second})
-    released = wait(lambda: door.window.events("sessionReleased"))  # killed, in no cell
-    assert [e["sessionId"] for e in released] == [shell]
-    assert door.call("terminals", "attach", launched)["alive"]
-    assert [s["sessionId"] for s in door.call("projects", "open", root)["sessions"]] == [
-        launched]
-
-
 def test_resizing_an_ended_session_is_a_quiet_not_found(door: Door, tmp_path: Path,
                                                          caplog: pytest.LogCaptureFixture) -> None:
     project = door.call("projects", "create", str(tmp_path / "proj"))

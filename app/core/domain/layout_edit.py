@@ -1,7 +1,7 @@
 """Layout edit operations sent by the UI (contract §3) as pydantic models, and their decoding.
 
 Tree ops act on the active layout: `{"kind":"split","nodeId","direction","extent"?}`,
-`{"kind":"close","nodeId"}`, `{"kind":"resize","nodeId","weights"}` (split) or
+`{"kind":"close","nodeId","kill"?}`, `{"kind":"resize","nodeId","weights"}` (split) or
 `{"kind":"resize","nodeId","colWeights"?,"rowWeights"?}` (grid),
 `{"kind":"assign","nodeId","session"?,"agent"?,"agentWasRunning"?}`,
 `{"kind":"move","nodeId","toNodeId"}` (swap what two cells show),
@@ -38,6 +38,7 @@ from app.core.domain.layout import LayoutDoc
 from app.core.domain.layout_nodes import Direction, Leaf, Node
 from app.core.domain.layout_presets import PresetName
 from app.core.domain.layout_size import Extent
+from app.core.domain.sessions import EditKind
 from app.core.errors import INVALID, AppError
 
 
@@ -69,10 +70,12 @@ class SplitOp(_Sized):
 
 
 class CloseOp(_Op):
-    """Remove leaf `node_id`."""
+    """Remove leaf `node_id`. Its plain shell is killed after the close grace unless shown
+    again (`pending_kills`), at once with `kill` (the user confirmed killing what runs in it)."""
 
     kind: Literal["close"] = "close"
     node_id: str
+    kill: StrictBool = False
 
 
 class ResizeOp(_Sized):
@@ -188,6 +191,18 @@ LayoutOp = TreeOp | UndoOp | RedoOp | DocOp
 
 CONTENT_OPS = (AssignOp, MoveOp)
 """Tree ops that change only what cells show: not recorded for undo."""
+
+
+def edit_kind(op: LayoutOp) -> EditKind:
+    """What `op` is to the session rules (`sessions.fate_after_edit`): `close` / `close_kill`
+    (a close with `kill`), `undo`, `redo`, else `other`."""
+    if isinstance(op, CloseOp):
+        return "close_kill" if op.kill else "close"
+    if isinstance(op, UndoOp):
+        return "undo"
+    if isinstance(op, RedoOp):
+        return "redo"
+    return "other"
 
 _OPS: TypeAdapter[LayoutOp] = TypeAdapter(Annotated[LayoutOp, Field(discriminator="kind")])
 _MODELS = (SplitOp, CloseOp, ResizeOp, AssignOp, MoveOp, MergeOp, UnmergeOp, PresetOp,

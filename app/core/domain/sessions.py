@@ -86,37 +86,54 @@ class SessionRecord:
         return replace(self, alive=False, exit_code=exit_code)
 
 
+#: What a layout edit was, as the session rules see it: `close` (a cell closed), `close_kill`
+#: (a cell closed and the user confirmed killing what ran in it), `undo`, `redo`, or `other`
+#: (every other edit: split, assign, merge, preset, showing a session…).
+EditKind = Literal["close", "close_kill", "undo", "redo", "other"]
+
+
 @dataclass(frozen=True)
 class SessionFate:
-    """What to do with sessions after a layout change: `kill` ends the process, `detach`
+    """What to do with sessions after a layout change: `kill` ends the process now, `doom`
+    ends it after the close grace unless a cell shows it again (`pending_kills`), `detach`
     keeps it running with no view (it stays in the project's session list)."""
 
     kill: frozenset[str] = frozenset()
+    doom: frozenset[str] = frozenset()
     detach: frozenset[str] = frozenset()
 
 
-def fate_after_edit(closing: bool, before: set[str], after: set[str],
-                    sessions: Mapping[str, SessionRecord]) -> SessionFate:
-    """Decide the fate of the live sessions that a layout edit took out of every cell.
+def fate_after_edit(kind: EditKind, before: set[str], after: set[str],
+                    sessions: Mapping[str, SessionRecord],
+                    revived: frozenset[str] = frozenset()) -> SessionFate:
+    """Decide the fate of the live sessions that a layout edit of `kind` took out of every cell.
 
     `before`/`after` are the session ids shown in the project's layouts before and after the
-    edit; `closing` when the edit closed a cell. Closing a cell kills a plain shell (the user
-    closed its terminal) and detaches an agent (agents are never killed by a layout change);
-    every other edit that hides a session — "Detach from cell" (`assign` without session),
-    undo/redo — detaches it, shell or agent. Sessions that already ended, or that the project
-    does not own, are left alone.
+    edit; `revived` the shells an undo brought back from a pending kill
+    (`PendingKills.revived`). Closing a cell dooms a plain shell — killed after the grace
+    unless shown again, so an undo brings it back alive — and kills it at once for
+    `close_kill`; a redo that hides a revived shell closes it again (doom). An agent is
+    never killed by a layout change, and every other edit that hides a session — "Detach
+    from cell" (`assign` without session), undo/redo, a merge or preset — detaches it,
+    shell or agent. Sessions that already ended, or that the project does not own, are left
+    alone.
     """
     kill: set[str] = set()
+    doom: set[str] = set()
     detach: set[str] = set()
     for session_id in before - after:
         record = sessions.get(session_id)
         if record is None or not record.alive:
             continue
-        if closing and record.kind == "shell":
+        if record.kind != "shell":
+            detach.add(session_id)
+        elif kind == "close_kill":
             kill.add(session_id)
+        elif kind == "close" or (kind == "redo" and session_id in revived):
+            doom.add(session_id)
         else:
             detach.add(session_id)
-    return SessionFate(frozenset(kill), frozenset(detach))
+    return SessionFate(frozenset(kill), frozenset(doom), frozenset(detach))
 
 
 def releasable(sessions: Mapping[str, SessionRecord], shown: Iterable[str]) -> list[str]:

@@ -11,6 +11,7 @@ from app.core.domain.agents import AgentManifest
 from app.core.domain.layout import LayoutDoc
 from app.core.domain.layout_history import LayoutHistory
 from app.core.domain.layout_nodes import leaves
+from app.core.domain.pending_kills import PendingKills
 from app.core.domain.project import ProjectMeta
 from app.core.domain.sessions import SessionRecord, live_session_of
 
@@ -101,6 +102,8 @@ class ProjectState:
     headless: dict[str, str] = field(default_factory=dict)
     #: `layouts.json` could not be read: `layouts` is a fresh one kept in memory only.
     layouts_broken: bool = False
+    #: Shells of closed cells waiting out the close grace before their kill (ADR 021).
+    pending_kills: PendingKills = field(default_factory=PendingKills)
 
     def path(self, *parts: str) -> str:
         """Absolute path under this project's `.ideai/`."""

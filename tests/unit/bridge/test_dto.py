@@ -7,6 +7,7 @@ from app.core.domain.profiles import builtin_profiles
 from app.core.domain.sessions import SessionRecord
 from app.core.events import (
     AgentStateChanged,
+    KillPending,
     LayoutChanged,
     ProblemRaised,
     SessionExited,
@@ -35,6 +36,8 @@ def test_events_on_the_wire() -> None:
         "type": "sessionExited", "root": "/p", "sessionId": "s1", "exitCode": None}
     assert event_dto(SessionReleased("/p", "s1")).wire() == {
         "type": "sessionReleased", "root": "/p", "sessionId": "s1"}
+    assert event_dto(KillPending("/p", "s1", 30_000)).wire() == {
+        "type": "killPending", "root": "/p", "sessionId": "s1", "graceMs": 30_000}
     assert event_dto(AgentStateChanged("/p", "a1", "running", "s2")).wire() == {
         "type": "agentStateChanged", "root": "/p", "agentId": "a1", "state": "running",
         "sessionId": "s2"}

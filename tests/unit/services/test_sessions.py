@@ -3,9 +3,11 @@
 import pytest
 
 from app.core.domain.layout_nodes import leaves
+from app.core.domain.pending_kills import CLOSE_GRACE_MS
 from app.core.errors import AppError
 from app.core.events import (
     AgentStateChanged,
+    KillPending,
     LayoutChanged,
     SessionExited,
     SessionReleased,
@@ -39,7 +41,7 @@ def test_detach_from_cell_keeps_a_plain_shell_running_and_listed() -> None:
     assert w.s.terminals.attach(sid, "w1", lambda c: None).alive
 
 
-def test_closing_a_cell_kills_its_shell_but_detaches_an_agent() -> None:
+def test_closing_a_cell_kills_its_shell_after_the_grace_but_detaches_an_agent() -> None:
     w = world({"bash": "/bin/bash"})
     shell = _shell(w)
     agent, agent_session = _agent(w)
@@ -49,10 +51,119 @@ def test_closing_a_cell_kills_its_shell_but_detaches_an_agent() -> None:
     w.s.layouts.edit(ROOT, {"kind": "close", "nodeId": agent_cell})
     assert w.host.is_alive(agent_session)
     w.s.layouts.edit(ROOT, {"kind": "close", "nodeId": shell_cell})
-    assert w.host.killed == [shell]
+    assert w.host.killed == [] and w.timeline.of(KillPending) == [
+        KillPending(ROOT, shell, CLOSE_GRACE_MS)]
+    w.clock.advance(CLOSE_GRACE_MS / 1000 - 0.001)
+    assert w.host.killed == [] and w.host.is_alive(shell)
+    w.clock.advance(0.001)
+    assert w.host.killed == [shell] and SessionReleased(ROOT, shell) in w.timeline.items
     assert [s.session_id for s in w.s.projects.view(ROOT).sessions] == [agent_session]
     assert w.s.projects.view(ROOT).agents[0].session is not None
-    assert agent
+    w.clock.advance(60)
+    assert w.host.killed == [shell] and agent
+
+
+def _close_the_shell_of_a_split(w: World) -> tuple[str, str]:
+    """A shell in the left cell of a split (its output `marker-42`), then that cell closed:
+    (session id, the closed cell's id)."""
+    shell = _shell(w)
+    w.host.emit(shell, "marker-42\r\n$ ")
+    w.s.layouts.edit(ROOT, {"kind": "split", "nodeId": w.leaf(), "direction": "row"})
+    layouts = w.s.projects.view(ROOT).layouts
+    assert layouts is not None
+    cell = layouts.active.root.children[0].node.id  # type: ignore[union-attr]
+    w.s.layouts.edit(ROOT, {"kind": "close", "nodeId": cell})
+    return shell, cell
+
+
+def _shown(w: World) -> list[str | None]:
+    layouts = w.s.projects.view(ROOT).layouts
+    assert layouts is not None
+    return [lf.session for lf in leaves(layouts.active.root)]
+
+
+def test_undo_within_the_grace_brings_back_the_same_shell_alive_with_its_output() -> None:
+    w = world()
+    shell, cell = _close_the_shell_of_a_split(w)
+    w.clock.advance(CLOSE_GRACE_MS / 1000 - 1)
+    w.s.layouts.edit(ROOT, {"kind": "undo"})
+    assert _shown(w) == [shell, None] and w.s.projects.view(ROOT).layouts.active.root \
+        .children[0].node.id == cell  # type: ignore[union-attr]
+    w.clock.advance(120)
+    assert w.host.killed == [] and w.host.is_alive(shell)
+    attached = w.s.terminals.attach(shell, "w1", lambda c: None)
+    assert attached.alive and "marker-42" in attached.scrollback
+
+
+def test_after_the_grace_undo_brings_back_an_empty_cell() -> None:
+    w = world()
+    shell, _ = _close_the_shell_of_a_split(w)
+    w.clock.advance(CLOSE_GRACE_MS / 1000)
+    assert w.host.killed == [shell] and w.s.projects.view(ROOT).sessions == ()
+    w.s.layouts.edit(ROOT, {"kind": "undo"})
+    assert _shown(w) == [None, None]
+
+
+def test_showing_the_closed_shell_in_a_cell_also_spares_it() -> None:
+    w = world()
+    shell, _ = _close_the_shell_of_a_split(w)
+    w.s.layouts.edit(ROOT, {"kind": "assign", "nodeId": w.leaf(), "session": shell})
+    w.clock.advance(CLOSE_GRACE_MS / 1000 * 2)
+    assert w.host.killed == [] and _shown(w) == [shell]
+
+
+def test_a_redo_closes_it_again_and_a_confirmed_kill_is_at_once() -> None:
+    w = world()
+    shell, _ = _close_the_shell_of_a_split(w)
+    w.s.layouts.edit(ROOT, {"kind": "undo"})
+    w.clock.advance(CLOSE_GRACE_MS / 1000)
+    w.s.layouts.edit(ROOT, {"kind": "redo"})
+    assert len(w.timeline.of(KillPending)) == 2 and w.host.killed == []
+    w.clock.advance(CLOSE_GRACE_MS / 1000)
+    assert w.host.killed == [shell]
+
+    other = w.s.terminals.open_shell(ROOT, w.leaf(), 80, 24).session_id
+    w.s.layouts.edit(ROOT, {"kind": "close", "nodeId": w.leaf(), "kill": True})
+    assert w.host.killed == [shell, other] and len(w.timeline.of(KillPending)) == 2
+
+
+def test_detaching_a_shell_an_undo_brought_back_keeps_it_running() -> None:
+    w = world()
+    shell, _ = _close_the_shell_of_a_split(w)
+    w.s.layouts.edit(ROOT, {"kind": "undo"})
+    layouts = w.s.projects.view(ROOT).layouts
+    assert layouts is not None
+    cell = layouts.active.root.children[0].node.id  # type: ignore[union-attr]
+    w.s.layouts.edit(ROOT, {"kind": "assign", "nodeId": cell})
+    w.clock.advance(CLOSE_GRACE_MS / 1000 * 2)
+    assert w.host.killed == [] and w.host.is_alive(shell)
+
+
+def test_a_closed_shell_that_ends_in_its_grace_is_released_and_not_killed() -> None:
+    w = world()
+    shell, _ = _close_the_shell_of_a_split(w)
+    w.host.exit(shell, 0)
+    assert SessionReleased(ROOT, shell) in w.timeline.items
+    w.clock.advance(CLOSE_GRACE_MS / 1000)
+    assert w.host.killed == [] and not [t for t in w.clock.timers if not t.cancelled]
+
+
+def test_quitting_kills_a_closed_shell_in_its_grace_and_never_records_it_to_reopen() -> None:
+    w = world()
+    kept = _shell(w)
+    w.s.layouts.edit(ROOT, {"kind": "split", "nodeId": w.leaf(), "direction": "row"})
+    layouts = w.s.projects.view(ROOT).layouts
+    assert layouts is not None
+    right = layouts.active.root.children[1].node.id  # type: ignore[union-attr]
+    closed = w.s.terminals.open_shell(ROOT, right, 80, 24).session_id
+    w.s.layouts.edit(ROOT, {"kind": "close", "nodeId": right})
+    assert w.host.is_alive(closed)
+    recorded = w.container.workspace.record_quit().restored_shells
+    assert [s.session_id for s in recorded] == [kept]
+    w.container.services.keeper.shutting_down()
+    assert w.host.killed == [closed] and w.host.is_alive(kept)
+    w.clock.advance(CLOSE_GRACE_MS / 1000)
+    assert w.host.killed == [closed]
 
 
 def test_an_ended_session_stays_while_shown_and_is_released_once_its_cell_is_cleared() -> None:

@@ -167,7 +167,8 @@ export interface LayoutDoc {
 
 export type LayoutOp =
   | { kind: 'split'; nodeId: string; direction: SplitDirection }
-  | { kind: 'close'; nodeId: string }
+  /** `kill`: end its plain shell at once (the user confirmed); else only after the close grace. */
+  | { kind: 'close'; nodeId: string; kill?: boolean }
   | { kind: 'resize'; nodeId: string; weights: number[] }
   | { kind: 'assign'; nodeId: string; session?: string; agent?: string }
   | { kind: 'undo' }
@@ -545,6 +546,8 @@ export type PushEvent =
   | { type: 'sessionStarted'; root: string; session: SessionDTO }
   | { type: 'sessionExited'; root: string; sessionId: string; exitCode: number | null }
   | { type: 'sessionReleased'; root: string; sessionId: string }
+  /** A closed cell's shell runs on hidden: killed in `graceMs` ms unless undo shows it again. */
+  | { type: 'killPending'; root: string; sessionId: string; graceMs: number }
   | { type: 'agentStateChanged'; root: string; agentId: string; state: AgentState; sessionId?: string }
   | ({ type: 'delegationReady' } & DelegationReady)
   | {

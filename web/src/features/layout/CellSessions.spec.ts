@@ -177,7 +177,7 @@ describe('session list of a tab', () => {
     expect(tab.sessions.map((s) => s.sessionId)).toEqual(['s10']);
   });
 
-  it('follows the real life cycle: a killed shell in a closed cell is released', async () => {
+  it('follows the real life cycle: a closed cell’s shell runs on hidden and undo brings it back', async () => {
     const h = harness({ projects: [project('/p')] });
     await openProject(h);
     await fireEvent.click(screen.getByTestId('open-shell'));
@@ -191,8 +191,33 @@ describe('session list of a tab', () => {
     await fireEvent.click(within(screen.getAllByTestId('cell')[0]).getByTestId('close-cell'));
     await settle();
 
-    expect(tab.sessions).toEqual([]);
+    expect(h.gateway.callsOf('layout.edit').at(-1)).toEqual(['/p', { kind: 'close', nodeId: 'n1' }]);
+    expect(tab.sessions).toEqual([{ sessionId: 's1', kind: 'shell', alive: true, exitCode: null, title: 'Shell 1' }]);
+    expect(h.workspace.toasts.list.map((t) => t.message)).toEqual([
+      'Shell 1 closed: undo (Ctrl+Alt+Z) within 30 s brings it back, still running',
+    ]);
+
+    await menuAction(screen.getAllByTestId('cell')[0], 'undo-layout');
+    await waitFor(() => expect(screen.getByTestId('terminal').dataset.sessionId).toBe('s1'));
+    expect(tab.sessions[0]).toMatchObject({ sessionId: 's1', alive: true });
+    await waitFor(() => expect(h.workspace.toasts.list).toEqual([])); // it is back: the toast goes
+  });
+
+  it('kills a busy shell at once when the user confirms Kill on closing its cell', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+    await fireEvent.click(screen.getByTestId('open-shell'));
+    await screen.findByTestId('terminal');
+    await settle();
+    h.gateway.backend.busySessions.set('s1', 'sleep');
+    await fireEvent.click(screen.getByTestId('close-cell'));
+    await fireEvent.click(await screen.findByTestId('confirm-kill'));
+    await settle();
+
+    expect(h.gateway.callsOf('layout.edit').at(-1)).toEqual(['/p', { kind: 'close', nodeId: 'n1', kill: true }]);
+    expect(h.workspace.activeTab!.sessions).toEqual([]);
     expect(h.terminals.statusOf('s1')).toBeUndefined();
+    expect(h.workspace.toasts.list).toEqual([]);
   });
 });
 

@@ -35,9 +35,10 @@ export interface TabNotices {
   resolved(kind: 'layout' | 'agent' | 'terminal'): void;
   /**
    * Closing something ends these shells: ask when one runs a foreground process (issue 9).
-   * `kill` (or nothing busy), `keep` in the background, or `cancel`. Absent: never asks.
+   * `kill` (asked and confirmed), `keep` in the background, `cancel`, or `idle`: nothing
+   * runs there, nothing was asked. Absent: never asks.
    */
-  askAboutBusy?(sessionIds: string[], what: string): Promise<'kill' | 'keep' | 'cancel'>;
+  askAboutBusy?(sessionIds: string[], what: string): Promise<'kill' | 'keep' | 'cancel' | 'idle'>;
 }
 
 /** What the tab knows of an agent's access matrix: read (`null` = none declared), or unreadable. */
@@ -370,18 +371,22 @@ export class ProjectTab {
 
   /**
    * Closes a cell. The backend decides what happens to its session (`layout.edit`): an agent
-   * session detaches to the background, a plain shell is killed — after asking, when the shell
-   * runs a foreground process (kill / keep in background: detached first / cancel).
+   * session detaches to the background, a plain shell is killed once the close grace has
+   * passed unless undo brings it back (`killPending` says so) — after asking, when the shell
+   * runs a foreground process: kill (at once: `kill: true`) / keep in background (detached
+   * first) / cancel.
    */
   async closeCell(nodeId: string): Promise<void> {
     const session = findLeaf(this.#layoutRoot, nodeId)?.session;
     const shell = session ? this.#sessions.find((s) => s.sessionId === session && s.kind === 'shell' && s.alive) : undefined;
+    let kill = false;
     if (shell && this.#notices.askAboutBusy) {
       const choice = await this.#notices.askAboutBusy([shell.sessionId], 'this cell');
       if (choice === 'cancel') return;
       if (choice === 'keep' && !(await this.editLayout({ kind: 'assign', nodeId }))) return;
+      kill = choice === 'kill';
     }
-    await this.editLayout({ kind: 'close', nodeId });
+    await this.editLayout(kill ? { kind: 'close', nodeId, kill } : { kind: 'close', nodeId });
   }
 
   /**

@@ -14,7 +14,9 @@ import {
   type WorkspaceWire,
 } from '../../lib/ports';
 import { attentionFor, attentionMessage, finishedTurnConcernsUser } from '../../lib/domain/delegations';
+import { leaves } from '../../lib/domain/layout-tree';
 import { Toasts } from '../orchestration/toasts.svelte';
+import { closedShellMessage } from './closed-shell';
 import { ProjectTab } from './project-tab.svelte';
 
 /**
@@ -121,6 +123,8 @@ export class Workspace {
   readonly toasts = new Toasts();
   /** The toast announcing each escalation raised out of sight, by ticket (it goes once resolved). */
   #escalationToasts: Record<string, number> = {};
+  /** The toast of each closed cell's shell waiting out its grace (`killPending`), by session id. */
+  #closedShellToasts: Record<string, number> = {};
 
   constructor(gateway: Gateway) {
     this.#gateway = gateway;
@@ -673,6 +677,7 @@ export class Workspace {
       switch (event.type) {
         case 'layoutChanged':
           tab.applyLayouts(event.layouts);
+          this.#dropClosedShellToasts(leaves(tab.layoutRoot).flatMap((leaf) => (leaf.session ? [leaf.session] : [])));
           break;
         case 'sessionStarted':
           tab.sessionStarted(event.session);
@@ -682,7 +687,14 @@ export class Workspace {
           break;
         case 'sessionReleased':
           tab.sessionReleased(event.sessionId);
+          this.#dropClosedShellToasts([event.sessionId]);
           break;
+        case 'killPending': {
+          const title = tab.sessions.find((s) => s.sessionId === event.sessionId)?.title;
+          const toast = this.toasts.show({ message: closedShellMessage(title, event.graceMs), tone: 'info', root: tab.root });
+          this.#closedShellToasts[event.sessionId] = toast.id;
+          break;
+        }
         case 'agentStateChanged':
           tab.agentStateChanged(event.agentId, event.state, event.sessionId);
           break;
@@ -778,6 +790,16 @@ export class Workspace {
     return tab !== undefined;
   }
 
+  /** The closed shells among `sessionIds` are back in a cell, or gone: their toast goes. */
+  #dropClosedShellToasts(sessionIds: readonly string[]): void {
+    for (const sessionId of sessionIds) {
+      const toast = this.#closedShellToasts[sessionId];
+      if (toast === undefined) continue;
+      this.toasts.dismiss(toast);
+      delete this.#closedShellToasts[sessionId];
+    }
+  }
+
   #adopt(dto: ProjectDTO): void {
     const existing = this.tabFor(dto.root);
     if (existing) {
@@ -787,7 +809,10 @@ export class Workspace {
     const tab = new ProjectTab(dto, this.#gateway, {
       report: (error, context, kind) => this.report(error, context, { root: dto.root, kind }),
       resolved: (kind) => this.resolved(kind, dto.root),
-      askAboutBusy: async (sessionIds, what) => this.askAboutBusy(await this.busyAmong(sessionIds), what),
+      askAboutBusy: async (sessionIds, what) => {
+        const busy = await this.busyAmong(sessionIds);
+        return busy.length === 0 ? 'idle' : this.askAboutBusy(busy, what);
+      },
     });
     this.#tabs = [...this.#tabs, tab];
     if (!this.#order.some((r) => rootKey(r) === rootKey(tab.root))) this.#order = [...this.#order, tab.root];

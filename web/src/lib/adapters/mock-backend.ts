@@ -68,8 +68,9 @@ export type { MockPermissionsSeed } from './mock-permissions';
  * write the session into the cell themselves and answer with the layouts, and the session
  * life cycle is pushed (`sessionStarted`, `sessionExited`, `sessionReleased`,
  * `agentStateChanged`, `layoutChanged`) a tick after the call, like the push pump would.
- * Rules it follows: "Detach from cell" never kills; closing a cell kills a shell and detaches
- * an agent; an ended session in no cell is released. Terminals echo what is typed when asked.
+ * Rules it follows: "Detach from cell" never kills; closing a cell detaches an agent and
+ * kills a shell once the close grace has passed unless a cell shows it again (`killPending`;
+ * at once with `kill: true`); an ended session in no cell is released. Terminals echo what is typed when asked.
  *
  * Delegation (docs/contracts.md §7): one FIFO mailbox per agent (capacity `inboxCapacity`), one
  * turn at a time once the agent runs. Tickets are asks (`ask`: an agent waits for the reply) or
@@ -221,6 +222,9 @@ interface MockProject {
 /** Exit code the mock reports for a session it killed (128 + SIGINT, like a shell). */
 const KILLED_EXIT_CODE = 130;
 
+/** How long a closed cell's shell runs on hidden before its kill (the backend's `CLOSE_GRACE_MS`). */
+const CLOSE_GRACE_MS = 30_000;
+
 const DEFAULT_INBOX_CAPACITY = 100;
 
 /** How long a launched agent stays `starting` when no view attaches its session. */
@@ -238,6 +242,8 @@ export class MockBackend {
   /** What `resume.pending` answers per project root (`options.resumable`), shrinking as answered. */
   #resumable = new Map<string, ResumableAgent[]>();
   #history = new Map<string, { undo: LayoutDoc[]; redo: LayoutDoc[] }>();
+  /** Timers of closed cells' shells waiting out the grace, by session id. */
+  #pendingKills = new Map<string, ReturnType<typeof setTimeout>>();
   #counters = new Map<string, number>();
   #outbox: PushEvent[] = [];
   /** Sessions this window attached (and did not detach since). */
@@ -753,7 +759,8 @@ export class MockBackend {
             }
           }
           project.layouts = next;
-          this.#settleSessions(project, before, op.kind === 'close');
+          if (next !== doc) this.#emit({ type: 'layoutChanged', root, layouts: next });
+          this.#settleSessions(project, before, op.kind === 'close' ? (op.kill ? 'kill' : 'close') : null);
           return next;
         }),
       showSession: (root: string, sessionId: string, nodeId: string) =>
@@ -772,7 +779,7 @@ export class MockBackend {
           }
           project.layouts = withLeaf(cleared, shown);
           this.#emit({ type: 'layoutChanged', root, layouts: project.layouts });
-          this.#settleSessions(project, before, false);
+          this.#settleSessions(project, before, null);
           return project.layouts;
         }),
       startFresh: (root: string) =>
@@ -883,7 +890,7 @@ export class MockBackend {
           project.layouts = withLeaf(doc, { id: nodeId, session: session.sessionId });
           this.#emit({ type: 'sessionStarted', root, session: sessionDto(session) });
           this.#emit({ type: 'layoutChanged', root, layouts: project.layouts });
-          this.#settleSessions(project, before, false);
+          this.#settleSessions(project, before, null);
           return { sessionId: session.sessionId, layouts: project.layouts };
         }),
       attach: (sessionId: string) =>
@@ -976,7 +983,7 @@ export class MockBackend {
     }
     project.layouts = withLeaf(doc, { id: nodeId, session: session.sessionId, agent: agentId, agentWasRunning: true });
     this.#emit({ type: 'layoutChanged', root: project.root, layouts: project.layouts });
-    this.#settleSessions(project, before, false);
+    this.#settleSessions(project, before, null);
     return { sessionId: session.sessionId, reattached: session === running, layouts: project.layouts };
   }
 
@@ -1160,14 +1167,33 @@ export class MockBackend {
    * After a layout change: sessions that left the layout because their cell was closed are
    * killed when they are shells (an agent detaches); ended sessions no cell shows are released.
    */
-  #settleSessions(project: MockProject, before: Set<string>, closing: boolean): void {
+  /**
+   * After an edit that showed `before`: a closed cell's shell is killed at once (`kill`) or once
+   * the close grace has passed unless a cell shows it again (`close`); agents and everything an
+   * edit hides otherwise keep running; ended sessions no cell shows are released.
+   */
+  #settleSessions(project: MockProject, before: Set<string>, closing: 'close' | 'kill' | null): void {
     const after = shownSessions(project.layouts);
     for (const sessionId of before) {
       const session = this.sessions.get(sessionId);
       if (!session || after.has(sessionId)) continue;
-      if (closing && session.alive && session.kind === 'shell') this.#end(session, KILLED_EXIT_CODE);
+      if (closing === 'kill' && session.alive && session.kind === 'shell') this.#end(session, KILLED_EXIT_CODE);
+      else if (closing === 'close' && session.alive && session.kind === 'shell') this.#doom(project, session);
       else if (!session.alive) this.#release(session);
     }
+  }
+
+  #doom(project: MockProject, session: MockSession): void {
+    const { root, sessionId } = session;
+    clearTimeout(this.#pendingKills.get(sessionId));
+    this.#pendingKills.set(
+      sessionId,
+      setTimeout(() => {
+        this.#pendingKills.delete(sessionId);
+        if (session.alive && !shownSessions(project.layouts).has(sessionId)) this.#end(session, KILLED_EXIT_CODE);
+      }, CLOSE_GRACE_MS),
+    );
+    this.#emit({ type: 'killPending', root, sessionId, graceMs: CLOSE_GRACE_MS });
   }
 
   #end(session: MockSession, exitCode: number | null): void {
