@@ -39,17 +39,18 @@ _WATCH = """() => {
 }"""
 
 
+#: The X pointer is driven with xdotool under Xvfb: Linux only (no X server elsewhere).
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason=f"drives the X pointer (xdotool, Xvfb): not on {sys.platform}")
+
+
 @pytest.fixture
 def xdotool() -> None:
     """xdotool drives the X pointer. On Linux it is a test dependency (`scripts/bootstrap.sh`
-    installs it with the other Debian test packages): missing there is a failure, never a
-    skip; elsewhere (no Xvfb, no bootstrap for it) the test is skipped."""
-    if shutil.which("xdotool") is not None:
-        return
-    if sys.platform.startswith("linux"):
+    installs it with the other Debian test packages): missing is a failure, never a skip."""
+    if shutil.which("xdotool") is None:
         pytest.fail("xdotool is not installed: ./run-tests installs it as root "
                     "(scripts/bootstrap.sh), or apt-get install xdotool")
-    pytest.skip(f"xdotool (the X pointer of this test) is not installed on {sys.platform}")
 
 
 class Pointer:
