@@ -54,6 +54,10 @@ async function boot(): Promise<void> {
   window.__ideaTerminalTail = (sessionId, lines) => services.terminals.tailOf(sessionId, lines);
   window.__ideaTerminalStats = () => services.terminals.stats();
   window.__ideaFeed = services.terminals.feed;
+  // The feed waits for frames while the user works in the window (FeedTuning.frameWaitMs).
+  for (const type of ['keydown', 'pointerdown', 'wheel'] as const) {
+    window.addEventListener(type, () => services.terminals.feed.interacted(), { capture: true, passive: true });
+  }
   mount(App, { target: document.getElementById('app')!, props: { services } });
   // Preferences first: the terminals the start-up reopens use the saved font and scrollback.
   await services.workbench.load();

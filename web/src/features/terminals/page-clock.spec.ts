@@ -17,11 +17,11 @@ describe('the feed clock of a real page', () => {
     expect(ran).toEqual([1, 2]);
   });
 
-  it('goes on after 100 ms when no frame comes (a hidden or minimized window keeps parsing)', () => {
+  it('goes on after maxWaitMs when no frame comes (a hidden or minimized window keeps parsing)', () => {
     vi.useFakeTimers();
     vi.stubGlobal('requestAnimationFrame', () => 0); // frames never come
     const run = vi.fn();
-    pageClock().afterFrame(run);
+    pageClock().afterFrame(run, 100);
     vi.advanceTimersByTime(99);
     expect(run).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
@@ -32,7 +32,7 @@ describe('the feed clock of a real page', () => {
     const frames: FrameRequestCallback[] = [];
     vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
     const run = vi.fn();
-    pageClock().afterFrame(run);
+    pageClock().afterFrame(run, 100);
     frames.forEach((cb) => cb(0));
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(run).toHaveBeenCalledTimes(1);

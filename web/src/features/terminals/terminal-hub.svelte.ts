@@ -133,9 +133,6 @@ export function nextTask(): FeedDefer {
   };
 }
 
-/** A page with no frames (hidden, minimized) still parses: a slice starts this long after the last (ms). */
-const NO_FRAME_FALLBACK_MS = 100;
-
 /**
  * The feed's clock on a real page: `performance.now()`, `nextTask()`, and "after the next frame":
  * a task posted from a `requestAnimationFrame` callback (it runs once the frame was rendered),
@@ -146,7 +143,7 @@ export function pageClock(): FeedClock {
   return {
     now: () => performance.now(),
     defer,
-    afterFrame: (run) => {
+    afterFrame: (run, maxWaitMs) => {
       let done = false;
       const fire = () => {
         if (done) return;
@@ -154,7 +151,7 @@ export function pageClock(): FeedClock {
         clearTimeout(timer);
         run();
       };
-      const timer = setTimeout(fire, NO_FRAME_FALLBACK_MS);
+      const timer = setTimeout(fire, maxWaitMs);
       if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => defer(fire));
     },
   };

@@ -16,11 +16,16 @@ function page(tuning: Partial<FeedTuning> = {}) {
   let now = 0;
   const tasks: (() => void)[] = [];
   const frames: (() => void)[] = [];
+  /** The longest wait for a frame each `afterFrame` was given (ms). */
+  const frameWaits: number[] = [];
   const written: Written[] = [];
   const clock: FeedClock = {
     now: () => now,
     defer: (run) => tasks.push(run),
-    afterFrame: (run) => frames.push(run),
+    afterFrame: (run, maxWaitMs) => {
+      frames.push(run);
+      frameWaits.push(maxWaitMs);
+    },
   };
   // Writes of up to 10 characters go direct here (4096 in the page), so small test floods queue.
   const feed = new FeedScheduler((sessionId, text, counted, parsed) => written.push({ sessionId, text, counted, parsed: parsed ?? done, direct: !parsed }), clock, {
@@ -32,6 +37,7 @@ function page(tuning: Partial<FeedTuning> = {}) {
     written,
     tasks,
     frames,
+    frameWaits,
     advance: (ms: number) => (now += ms),
     runTasks: () => {
       while (tasks.length > 0) tasks.shift()!();
@@ -181,6 +187,26 @@ describe('FeedScheduler', () => {
     expect(p.frames).toHaveLength(1);
     p.frame();
     expect(p.written).toHaveLength(3);
+  });
+
+  it('waits for the frame only while the user works in the window', () => {
+    const p = page({ firstChunkChars: 1000, minChunkChars: 1000, maxChunkChars: 1000, sliceMs: 12, frameWaitMs: 100, unattendedFrameWaitMs: 0, urgentMs: 1000 });
+    const spendSlice = () => {
+      p.runTasks();
+      p.parseNext(13);
+      p.runTasks();
+      p.frame();
+    };
+    p.feed.feed('s1', big(10_000));
+    spendSlice(); // nobody touched the window: a frame, if one is due, but no wait for it
+    p.feed.interacted(); // a click
+    spendSlice();
+    p.feed.typed('s2'); // a key in another terminal
+    spendSlice();
+    p.advance(1000); // a second without input
+    spendSlice();
+    expect(p.frameWaits).toEqual([0, 100, 100, 0]);
+    expect(p.feed.frameWaitAt()).toBe(0);
   });
 
   it('starts a fresh slice after going idle', () => {

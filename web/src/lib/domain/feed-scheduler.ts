@@ -28,6 +28,20 @@ export interface FeedTuning {
   sliceMs: number;
   /** How long a session typed in is served first (ms): Ctrl+C reaches its prompt through one backlog only. */
   urgentMs: number;
+  /**
+   * After a slice, the longest wait for the next frame before the next slice starts anyway (ms),
+   * while the user works in the window (a key, a click or a wheel turn in the last `urgentMs`):
+   * what they type or open is painted behind one slice of parsing at most.
+   */
+  frameWaitMs: number;
+  /**
+   * The same while nobody works in the window (ms). At 0, parsing goes on in tasks of its own and
+   * Chromium draws a frame between two of them when one is due: waiting for the frame leaves the
+   * page idle at about a seventh of a lone `cat`, and 0 gave one `cat` ~8 % more (docs/
+   * benchmarks.md, sitting 11). Kept at `frameWaitMs` until the sixteen-flood and menu figures
+   * were measured with it.
+   */
+  unattendedFrameWaitMs: number;
 }
 
 export const FEED_TUNING: Readonly<FeedTuning> = {
@@ -41,6 +55,8 @@ export const FEED_TUNING: Readonly<FeedTuning> = {
   directWindowMs: 100,
   sliceMs: 12,
   urgentMs: 1000,
+  frameWaitMs: 100,
+  unattendedFrameWaitMs: 100,
 };
 
 /**
@@ -60,8 +76,8 @@ export interface FeedClock {
   now(): number;
   /** Runs `run` in a later task of its own (not inside the caller's task). */
   defer: FeedDefer;
-  /** Runs `run` once the next frame was rendered (or after a while if no frame comes: a hidden page). */
-  afterFrame(run: () => void): void;
+  /** Runs `run` once the next frame was rendered, or after `maxWaitMs` (ms) if no frame came by then. */
+  afterFrame(run: () => void, maxWaitMs: number): void;
 }
 
 interface Piece {
@@ -132,8 +148,9 @@ const RATE_MIN_SAMPLE_MS = 2;
  * - sessions take turns (round robin), except that a session typed in during the last
  *   `urgentMs` is served first: Ctrl+C in a flooding terminal waits behind its own backlog only;
  * - chunks are handed over in a task of their own (`defer`) during a slice of `sliceMs` after a
- *   frame; then the scheduler waits for the next frame, so every frame (and the echo on it) waits
- *   behind one slice of parsing at most, and only the terminals fed in it redraw.
+ *   frame; then, while the user works in the window, the scheduler waits for the next frame, so
+ *   every frame (and the echo on it) waits behind one slice of parsing at most, and only the
+ *   terminals fed in it redraw; while nobody does, it waits `unattendedFrameWaitMs` at most.
  *
  * Order within a session is kept (direct writes only when nothing of it is queued). Nothing is
  * dropped: a session's text stays queued until its terminal took it, and flow-control acks follow
@@ -152,6 +169,8 @@ export class FeedScheduler {
   #urgentUntil = new Map<string, number>();
   /** The session typed in last (its terminal is the one the human is on), null before any. */
   #typedLast: string | null = null;
+  /** When (ms) the user last pressed a key, clicked or turned the wheel in the window. */
+  #interactedAt = -Infinity;
   /** What each session wrote since when (ms), for the direct path: at most `directChars` per window. */
   #recent = new Map<string, { since: number; chars: number }>();
   /** Characters xterm.js parses per ms, a moving average; null before the first sample. */
@@ -251,6 +270,18 @@ export class FeedScheduler {
   typed(sessionId: string): void {
     this.#urgentUntil.set(sessionId, this.#clock.now() + this.#tuning.urgentMs);
     this.#typedLast = sessionId;
+    this.interacted();
+  }
+
+  /** The user pressed a key, clicked or turned the wheel somewhere in the window. */
+  interacted(): void {
+    this.#interactedAt = this.#clock.now();
+  }
+
+  /** How long the scheduler waits for a frame after a slice at `now` (ms): see `frameWaitMs`. */
+  frameWaitAt(now = this.#clock.now()): number {
+    const attended = now - this.#interactedAt < this.#tuning.urgentMs;
+    return attended ? this.#tuning.frameWaitMs : this.#tuning.unattendedFrameWaitMs;
   }
 
   /** Characters of `sessionId` the page holds and its terminal did not take yet. */
@@ -316,7 +347,7 @@ export class FeedScheduler {
           this.#awaitingFrame = false;
           this.#sliceStart = this.#clock.now();
           this.#pump();
-        });
+        }, this.frameWaitAt(now));
         return;
       }
       const sessionId = this.#next(now);
