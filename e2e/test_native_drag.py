@@ -2,11 +2,13 @@
 under the e2e Xvfb, so the drag is Qt's own XDND drag between two real IdeA windows of one
 process, not DOM events dispatched by the test (`e2e/windows_ui.drag_tab`).
 
-One test, three drags: a tab dropped at the end of its own tab bar goes last (it used to be
+One test, four drags: a tab dropped at the end of its own tab bar goes last (it used to be
 refused, "tab index 2 is out of 0..1"); a tab dropped on the other window's tab bar moves
 there while its shell prints (no line lost, the same session); a tab dropped on the empty
 desktop opens a new window at the pointer (Qt WebEngine's `dragend` only knows the last point
-the drag crossed its own page, so the backend asks Qt where the pointer is).
+the drag crossed its own page, so the backend asks Qt where the pointer is); and a fourth, out of
+every window again but cancelled with Escape, opens nothing (the button is still held when the
+drag ends: the backend asks the X server).
 
 The e2e X server has no window manager: a window's page starts at its `window.screenX/Y`.
 """
@@ -66,10 +68,12 @@ class Pointer:
         self._do("mousemove", str(x), str(y))
 
     def drag(self, pace: Page, source: Page, start: tuple[int, int], end: tuple[int, int],
-             over_target: Page | None = None) -> None:
+             over_target: Page | None = None, escape: bool = False) -> None:
         """Press at `start`, move in steps to `end` and release there. Waits (polling with
         `pace.wait_for_timeout`) until `source` started the native drag and, when given,
-        until `over_target`'s tab bar shows where the tab would land."""
+        until `over_target`'s tab bar shows where the tab would land. `escape`: Escape is
+        pressed at `end` with the button still down, and the button released once `source`
+        saw the drag end (the user cancelled the drag)."""
         source.evaluate(_WATCH)
         if over_target is not None and over_target is not source:
             over_target.evaluate(_WATCH)
@@ -99,6 +103,16 @@ class Pointer:
                     pace.wait_for_timeout(50)
                 else:
                     raise AssertionError("the tab bar under the pointer never showed the drop")
+            if escape:
+                pace.wait_for_timeout(200)
+                self._do("key", "Escape")
+                for _ in range(60):
+                    if "dragend" in source.evaluate("() => window.__e2eDrag"):
+                        break
+                    pace.wait_for_timeout(50)
+                else:
+                    raise AssertionError("Escape did not end the drag")
+                pace.wait_for_timeout(300)  # the page's dragEnd reaches the backend, held
         finally:
             self._do("mouseup", "1")
 
@@ -180,3 +194,11 @@ def test_a_tab_dragged_with_the_mouse_reorders_moves_to_another_window_and_opens
     # The window hangs from the pointer (80, 16 px: on its first tab), at the drop point.
     assert new["id"] == "w3" and (new["bounds"]["x"], new["bounds"]["y"]) == (320, 744)
     assert [t["root"] for t in new["tabs"]] == [root]
+
+    # (4) Out of every window again, but Escape cancels the drag: nothing opens, nothing moves.
+    pointer.drag(first, third, screen_point(third, f'[data-tab-root="{root}"]'), (1200, 900),
+                 escape=True)
+    third.wait_for_timeout(500)  # a wrong new window would be opened by now
+    assert tabs_of(first) == {"w1": [str(other)], "w2": [], "w3": [root]}
+    assert tab_roots(third) == [root]
+    assert len(json.loads((data / "workspace.json").read_text())["windows"]) == 3

@@ -9,6 +9,8 @@ window says `dragStart`, a window whose tab bar gets the drop says `dropTab`, an
 `dragEnd` outside every window opens a new window at the drop point. That point is where the
 factory says the pointer is (`WindowFactory.pointer`), the page's only when it cannot tell: Qt
 WebEngine gives `dragend` the last point the drag crossed the *source* page, never the drop's.
+A drag that ends while the primary button is still held was cancelled (Escape): nothing opens
+(`WindowFactory.primary_button_held`; Qt says "ignored" for a cancel and a drop on the desktop alike).
 
 Moving a tab never touches a session: the source page disposes its views (no `projects.close`),
 the destination opens the project (already open: same sessions) and attaches them with their
@@ -77,6 +79,11 @@ class WindowFactory(Protocol):
     def pointer(self) -> tuple[int, int] | None:
         """Where the mouse pointer is on the screen now (device-independent pixels, as
         `WindowHandle.bounds`); None when the toolkit cannot tell."""
+        ...
+
+    def primary_button_held(self) -> bool | None:
+        """Whether the primary mouse button is held now; None when the toolkit cannot tell.
+        A drag that ends with it held was cancelled (Escape): a drop is its release."""
         ...
 
 
@@ -229,11 +236,17 @@ class WindowManager:
         the drop, and its `dropTab` may come after this call (each js_api call runs on its own
         thread; the source page cannot tell either: Qt WebEngine's `dragend` `dropEffect` is
         the source page's own last answer, not the drop's), so the drag stays for it until
-        the next `dragStart`. Already taken (`dropTab` first): None."""
+        the next `dragStart`. Already taken (`dropTab` first), or cancelled (the factory says
+        the primary button is still held: Escape ended the drag, not a release): None."""
         with self._lock:
             drag = self._drag
             handles = [w.handle for w in self._windows.values() if w.handle is not None]
         if drag is None:
+            return None
+        if self._factory.primary_button_held():
+            with self._lock:  # cancelled (Escape): no tab bar will take it, nothing opens
+                if self._drag is drag:
+                    self._drag = None
             return None
         point = self._factory.pointer() or (screen_x, screen_y)
         windows = [b for b in (h.bounds() for h in handles) if b is not None]

@@ -22,9 +22,12 @@ import sys
 import threading
 import uuid
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.core.domain.workspace import Bounds
+
+if TYPE_CHECKING:
+    from app.adapters.window.x11_pointer import X11Pointer
 
 log = logging.getLogger(__name__)
 #: How long a window outlives the call that destroyed it (s): enough for the call's answer.
@@ -149,6 +152,7 @@ class PywebviewWindows:
             if added:
                 log.info("Chromium memory flags: %s", " ".join(added))
         self._url, self._title = url, title
+        self._x11: X11Pointer | None = None
 
     def open(self, window_id: str, bounds: Bounds | None,
              make_door: Callable[[PywebviewWindow], _Door], events: _Events) -> _Handle:
@@ -199,6 +203,27 @@ class PywebviewWindows:
         except Exception:  # noqa: BLE001 - no Qt, no screen: the page's point is used
             log.debug("pointer position unknown", exc_info=True)
             return None
+
+    def primary_button_held(self) -> bool | None:
+        """Whether the primary mouse button is held now; None when unknown. A tab drag that
+        ends with it held was cancelled (Escape), not dropped. Asked of the X server
+        (`x11_pointer`) when Qt runs on xcb; None elsewhere (Wayland, Windows: such a cancel
+        outside every window still opens one there)."""
+        if sys.modules.get("webview.platforms.qt") is None:
+            return None
+        try:
+            from qtpy.QtGui import QGuiApplication
+
+            if QGuiApplication.platformName() != "xcb":
+                return None
+        except Exception:  # noqa: BLE001 - no Qt application: unknown
+            log.debug("platform unknown", exc_info=True)
+            return None
+        if self._x11 is None:
+            from app.adapters.window.x11_pointer import X11Pointer
+
+            self._x11 = X11Pointer()
+        return self._x11.primary_held()
 
     def start(self) -> None:
         """Run the GUI loop (blocks until every window closed)."""

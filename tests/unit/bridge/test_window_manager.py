@@ -59,9 +59,13 @@ class FakeFactory:
     def __init__(self) -> None:
         self.opened: dict[str, tuple[FakeHandle, FakeDoor, Any]] = {}
         self.at: tuple[int, int] | None = None  # the pointer, when the toolkit tells
+        self.held: bool | None = None  # the primary button, when the toolkit tells
 
     def pointer(self) -> tuple[int, int] | None:
         return self.at
+
+    def primary_button_held(self) -> bool | None:
+        return self.held
 
     def open(self, window_id: str, bounds: Bounds | None, make_door: Callable[[Any], Any],
              events: Any) -> FakeHandle:
@@ -151,6 +155,20 @@ def test_the_drop_point_is_the_pointer_s_when_the_toolkit_knows_it() -> None:
     manager.drag_start("w1", "/p/a")
     assert manager.drag_end("w1", 1500, 900) is None
     assert service.doc.window("w1").roots() == ["/p/a"]
+
+
+def test_a_drag_cancelled_outside_every_window_opens_nothing() -> None:
+    manager, factory, service, _, _ = world()
+    manager.open_saved(["/p/a", "/p/b"])
+    manager.drag_start("w1", "/p/b")
+    factory.held = True  # Escape ended the drag: the button is still down
+    assert manager.drag_end("w1", 1500, 900) is None
+    assert list(factory.opened) == ["w1"]
+    assert service.doc.window("w1").roots() == ["/p/a", "/p/b"]
+    assert manager.drop_tab("w1", 0) is False  # the drag is over
+    factory.held = False  # released outside: a drop, as before
+    manager.drag_start("w1", "/p/b")
+    assert manager.drag_end("w1", 1500, 900) == "w2"
 
 
 def test_the_source_s_drag_end_may_come_before_the_target_s_drop() -> None:
