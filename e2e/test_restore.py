@@ -217,3 +217,42 @@ def test_a_sigterm_quits_like_quit_idea_and_the_next_start_restores_the_shell(
     page = launch(data_dir=data).page
     text = wait_terminal(page, shell, "restored: output of this shell")
     assert text.index("before-term-42") < text.index("restored: output of this shell")
+
+
+def sigterm(app) -> None:  # type: ignore[no-untyped-def]
+    """Quit `app` as a logout does, and wait until it ended."""
+    assert app.proc is not None
+    os.kill(app.proc.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 30
+    while app.proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert app.proc.poll() is not None, "IdeA did not quit on SIGTERM"
+
+
+def test_a_start_with_a_broken_layouts_file_keeps_the_shells_for_when_it_is_fixed(
+        launch, tmp_path: Path) -> None:
+    # Trial finding: the start with the broken file reopened nothing, its quit forgot the
+    # shells, and once the file was fixed every cell showed an empty "Session ended".
+    project, data = tmp_path / "proj", tmp_path / "data"
+    project.mkdir()
+    app = launch(project=project, data_dir=data)
+    page = app.page
+    shell = open_shell(page, cells(page).first)
+    type_in(page, cells(page).first, "echo kept-across-$((6*7))\n")
+    wait_terminal(page, shell, "kept-across-42")
+    sigterm(app)
+    layouts = project / ".ideai" / "layouts.json"
+    good = layouts.read_text()
+    layouts.write_text(good.replace(":", "", 1))  # one colon gone: a syntax error
+
+    broken = launch(data_dir=data)
+    broken.page.get_by_text("layouts.json").first.wait_for()  # the error is reported
+    sigterm(broken)
+    assert layouts.read_text() == good.replace(":", "", 1), "the broken file was overwritten"
+    saved = json.loads((data / "workspace.json").read_text())
+    assert [s["sessionId"] for s in saved["restoredShells"]] == [shell]
+
+    layouts.write_text(good)
+    page = launch(data_dir=data).page
+    text = wait_terminal(page, shell, "restored: output of this shell")
+    assert text.index("kept-across-42") < text.index("restored: output of this shell")

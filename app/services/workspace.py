@@ -17,6 +17,7 @@ from app.core.domain.workspace import (
     RunningAgent,
     WorkspaceDoc,
     root_key,
+    shells_kept_at_quit,
 )
 from app.core.errors import AppError
 from app.core.events import ProblemRaised
@@ -163,7 +164,9 @@ class WorkspaceService:
 
     def record_quit(self) -> WorkspaceDoc:
         """Before the app ends: every live plain shell shown in a cell is kept (cwd, last
-        output) to reopen next time; the running agents are recorded. Saved at once."""
+        output) to reopen next time, and so is each shell the last quit kept that this run
+        could not reopen because its project's layouts were never shown (`shells_kept_at_quit`);
+        the running agents are recorded. Saved at once."""
         shells: list[RestoredShell] = []
         for shell in self.live_shells():
             if not shell.shown:
@@ -179,8 +182,14 @@ class WorkspaceService:
             shells.append(RestoredShell(root=shell.root, session_id=shell.session_id,
                                         cwd=cwd, scrollback=name, title=shell.title))
         agents = self.live_agents()
+        shown = []
+        for handle in self._projects.handles():
+            with handle.lock:
+                if handle.state.layouts is not None and not handle.state.layouts_broken:
+                    shown.append(handle.state.root)
         with self._lock:
-            self._doc = RecordQuit(self._saving).execute(self._doc, shells, agents)
+            kept = shells_kept_at_quit(shells, list(self.restored_shells.values()), shown)
+            self._doc = RecordQuit(self._saving).execute(self._doc, list(kept), agents)
             return self._doc
 
     def restore_shells(self, root: str, terminals: TerminalService) -> list[str]:

@@ -9,7 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.core.domain.documents import dump_document, parse_document
-from app.core.domain.workspace import Bounds, WorkspaceDoc, tab_labels, window_for_drop
+from app.core.domain.workspace import (
+    Bounds,
+    RestoredShell,
+    WorkspaceDoc,
+    shells_kept_at_quit,
+    tab_labels,
+    window_for_drop,
+)
 from app.core.errors import CORRUPT_FILE, INVALID, NOT_FOUND, AppError
 
 
@@ -163,3 +170,13 @@ def test_random_operations_keep_the_invariants(ops: list[tuple[object, ...]]) ->
         for w in doc.windows:
             assert w.active_root is None or w.active_root in w.roots()
         assert parse_document(dump_document(doc), WorkspaceDoc, "w.json") == doc
+
+
+def test_a_quit_keeps_live_shells_then_pending_ones_of_projects_not_shown_once_each() -> None:
+    def shell(root: str, sid: str) -> RestoredShell:
+        return RestoredShell(root=root, session_id=sid, cwd=root)
+
+    live = [shell("/p/a", "s1")]
+    pending = [shell("/p/a", "s2"), shell("/p/b/", "s3"), shell("/p/c", "s1")]
+    kept = shells_kept_at_quit(live, pending, ["/p/a"])
+    assert [s.session_id for s in kept] == ["s1", "s3"]  # s2: a's cell gone; s1: live already
