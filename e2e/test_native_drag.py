@@ -191,8 +191,9 @@ def test_a_tab_dragged_with_the_mouse_reorders_moves_to_another_window_and_opens
     text = wait_terminal(third, session, "w3-9")
     assert numbered(text) == list(range(1, LINES + 1))
     new = json.loads((data / "workspace.json").read_text())["windows"][2]
-    # The window hangs from the pointer (80, 16 px: on its first tab), at the drop point.
-    assert new["id"] == "w3" and (new["bounds"]["x"], new["bounds"]["y"]) == (320, 744)
+    # The window hangs from the pointer (80, 16 px: on its first tab) at the drop point, but
+    # moved up to lie whole on the 1600x1000 screen: 744 + 480 would pass its bottom edge.
+    assert new["id"] == "w3" and (new["bounds"]["x"], new["bounds"]["y"]) == (320, 520)
     assert [t["root"] for t in new["tabs"]] == [root]
 
     # (4) Out of every window again, but Escape cancels the drag: nothing opens, nothing moves.

@@ -81,6 +81,11 @@ class WindowFactory(Protocol):
         `WindowHandle.bounds`); None when the toolkit cannot tell."""
         ...
 
+    def screen_at(self, point: tuple[int, int]) -> Bounds | None:
+        """The available area (without panels) of the screen showing `point`, or of the
+        primary screen when none does; None when the toolkit cannot tell."""
+        ...
+
     def primary_button_held(self) -> bool | None:
         """Whether the primary mouse button is held now; None when the toolkit cannot tell.
         A drag that ends with it held was cancelled (Escape): a drop is its release."""
@@ -252,7 +257,8 @@ class WindowManager:
         windows = [b for b in (h.bounds() for h in handles) if b is not None]
         source = self._workspace.doc.window(drag.source).bounds
         bounds = window_for_drop(point, windows,
-                                 (source.width, source.height) if source else None)
+                                 (source.width, source.height) if source else None,
+                                 self._factory.screen_at(point))
         if bounds is None:
             return None
         with self._lock:

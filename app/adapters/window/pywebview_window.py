@@ -204,6 +204,25 @@ class PywebviewWindows:
             log.debug("pointer position unknown", exc_info=True)
             return None
 
+    def screen_at(self, point: tuple[int, int]) -> Bounds | None:
+        """The available geometry of the screen showing `point` (Qt's
+        `QGuiApplication.screenAt`, else the primary screen), logical pixels like the windows'
+        bounds; None off Qt. Read from a js_api thread, as pywebview reads the screens."""
+        if sys.modules.get("webview.platforms.qt") is None:
+            return None
+        try:
+            from qtpy.QtCore import QPoint
+            from qtpy.QtGui import QGuiApplication
+
+            screen = QGuiApplication.screenAt(QPoint(*point)) or QGuiApplication.primaryScreen()
+            if screen is None:
+                return None
+            area = screen.availableGeometry()
+            return Bounds(x=area.x(), y=area.y(), width=area.width(), height=area.height())
+        except Exception:  # noqa: BLE001 - no Qt, no screen: the window is not kept on one
+            log.debug("screen unknown", exc_info=True)
+            return None
+
     def primary_button_held(self) -> bool | None:
         """Whether the primary mouse button is held now; None when unknown. A tab drag that
         ends with it held was cancelled (Escape), not dropped. Asked of the X server

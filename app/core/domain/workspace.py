@@ -56,16 +56,24 @@ DROP_SIZE = (1200, 800)
 
 
 def window_for_drop(point: tuple[int, int], windows: Sequence[Bounds],
-                    size: tuple[int, int] | None) -> Bounds | None:
+                    size: tuple[int, int] | None, screen: Bounds | None = None) -> Bounds | None:
     """A tab dropped at screen `point` that no tab bar took: `None` when the point is in one of
     the `windows` (a drop on a window's page, not its tab bar, changes nothing), else the
-    bounds of the new window that opens there, of `size` (the source window's) or `DROP_SIZE`."""
+    bounds of the new window that opens there, of `size` (the source window's) or `DROP_SIZE`,
+    hanging from the pointer by its first tab (`DROP_GRIP`). Given the `screen` the point is
+    on (its available area), the window is kept whole on it: shrunk to fit, then moved in
+    (a drop near the bottom edge opens a window above the pointer, not one mostly off-screen)."""
     x, y = point
     if any(b.x <= x < b.x + b.width and b.y <= y < b.y + b.height for b in windows):
         return None
     width, height = size or DROP_SIZE
-    return Bounds(x=max(0, x - DROP_GRIP[0]), y=max(0, y - DROP_GRIP[1]), width=width,
-                  height=height)
+    left, top = x - DROP_GRIP[0], y - DROP_GRIP[1]
+    if screen is None:
+        return Bounds(x=max(0, left), y=max(0, top), width=width, height=height)
+    width, height = min(width, screen.width), min(height, screen.height)
+    left = min(max(left, screen.x), screen.x + screen.width - width)
+    top = min(max(top, screen.y), screen.y + screen.height - height)
+    return Bounds(x=left, y=top, width=width, height=height)
 
 
 class TabEntry(Document):

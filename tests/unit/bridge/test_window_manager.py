@@ -60,12 +60,16 @@ class FakeFactory:
         self.opened: dict[str, tuple[FakeHandle, FakeDoor, Any]] = {}
         self.at: tuple[int, int] | None = None  # the pointer, when the toolkit tells
         self.held: bool | None = None  # the primary button, when the toolkit tells
+        self.screen: Bounds | None = None  # the screen's available area, when it tells
 
     def pointer(self) -> tuple[int, int] | None:
         return self.at
 
     def primary_button_held(self) -> bool | None:
         return self.held
+
+    def screen_at(self, point: tuple[int, int]) -> Bounds | None:
+        return self.screen
 
     def open(self, window_id: str, bounds: Bounds | None, make_door: Callable[[Any], Any],
              events: Any) -> FakeHandle:

@@ -67,6 +67,31 @@ def test_a_drop_outside_every_window_opens_one_hanging_from_the_pointer() -> Non
     assert window_for_drop((10, 700), [], None) == Bounds(x=0, y=684, width=1200, height=800)
 
 
+def test_a_window_opened_by_a_drop_near_the_screen_edge_is_kept_whole_on_it() -> None:
+    # Trial finding: released at (100, 900) on a 1600x1000 screen, a 1280x960 window opened at
+    # (20, 884) with 116 px of it visible, and came back there at the next start.
+    screen = Bounds(x=0, y=0, width=1600, height=1000)
+    assert window_for_drop((100, 900), [], (1280, 960), screen) == Bounds(
+        x=20, y=40, width=1280, height=960)
+    assert window_for_drop((1590, 10), [], (800, 600), screen) == Bounds(
+        x=800, y=0, width=800, height=600)
+    # Bigger than the screen: shrunk to it. A second screen right of the first: kept on it.
+    assert window_for_drop((100, 900), [], (2000, 1200), screen) == screen
+    right = Bounds(x=1600, y=0, width=1920, height=1050)
+    assert window_for_drop((1700, 500), [], (800, 600), right) == Bounds(
+        x=1620, y=450, width=800, height=600)
+
+
+@given(st.integers(0, 1599), st.integers(0, 999), st.integers(200, 3000), st.integers(150, 2000))
+def test_a_window_opened_by_a_drop_lies_on_the_screen(x: int, y: int, w: int, h: int) -> None:
+    screen = Bounds(x=0, y=0, width=1600, height=1000)
+    b = window_for_drop((x, y), [], (w, h), screen)
+    assert b is not None
+    assert screen.x <= b.x and b.x + b.width <= screen.x + screen.width
+    assert screen.y <= b.y and b.y + b.height <= screen.y + screen.height
+    assert (b.width, b.height) == (min(w, 1600), min(h, 1000))
+
+
 def test_closing_the_active_tab_shows_its_neighbour_then_the_start_screen() -> None:
     doc = two_windows().activate("w1", "/p/a").close_tab("/p/a")
     assert doc.window("w1").active_root == "/p/b"
