@@ -1,6 +1,7 @@
 """UI polish on the real window: the keyboard focus follows "Open shell", "Launch agent" and
 splits; "Profiles…" reopens the wizard on the saved profiles; a narrow cell keeps its header
-inside its box and a splitter drag stops at the minimum cell width."""
+inside its box and a splitter drag stops at the minimum cell width; a narrow agent cell keeps
+its name and its ⋯ menu in view."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from playwright.sync_api import Locator, Page
 
 from e2e.test_agents import create_agent, launch_in, session_of
-from e2e.ui import cells, read_json, wait_for, wait_terminal
+from e2e.ui import cells, read_json, type_in, wait_for, wait_terminal
 
 FOCUSED_SESSION = """() => document.activeElement?.closest('.xterm')
     ?.closest('[data-testid="terminal"]')?.dataset.sessionId ?? null"""
@@ -166,3 +167,39 @@ def test_narrow_cells_keep_their_header_inside_and_splitters_clamp(launch, tmp_p
     assert menu_box["x"] + menu_box["width"] <= viewport[0]
     menu.locator('button:has-text("Close cell")').click()
     wait_for(lambda: cells(page).count() == 1, what="1 cell")
+
+
+def test_a_narrow_agent_cell_keeps_its_name_and_tools_in_view(launch, tmp_path: Path) -> None:
+    # Trial finding: in a 246 px cell an agent's badges pushed its name to 0 px and its ⋯ and
+    # close buttons out of the cell, where nothing could click them.
+    app = launch(project=tmp_path / "proj")
+    page = app.page
+    create_agent(page, "Reviewer Bot", "Shell", "You review.")
+    cells(page).first.locator('[data-testid="split-row"]').click()
+    wait_for(lambda: cells(page).count() == 2, what="2 cells")
+    right = cells(page).nth(1)
+    box, splitter = right.bounding_box(), page.locator('[data-testid="splitter"]').first
+    handle = splitter.bounding_box()
+    assert box is not None and handle is not None
+    page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + 50)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] - 246, handle["y"] + 50, steps=5)
+    page.mouse.up()
+    wait_for(lambda: 230 < (right.bounding_box() or {"width": 0})["width"] < 260,
+             what="a ~246 px cell")
+    launch_in(page, 1, "Reviewer Bot")
+    session = session_of(page, 1)
+    type_in(page, right, "echo up-$((6*7))\n")
+    wait_terminal(page, session, "up-42")
+    right.locator('[data-testid="cell-activity"]').wait_for()
+
+    cell_box = right.bounding_box()
+    title = right.locator(".cell-header .title").bounding_box()
+    assert cell_box is not None and title is not None
+    assert title["width"] >= 60, f"the agent's name is {title['width']} px wide"
+    for tool in ("cell-menu", "maximize-cell"):
+        b = right.locator(f'[data-testid="{tool}"]').bounding_box()
+        assert b is not None and b["x"] + b["width"] <= cell_box["x"] + cell_box["width"] + 0.5, tool
+    assert not right.locator(".cell-header").evaluate("(h) => h.scrollWidth > h.clientWidth + 1")
+    right.locator('[data-testid="cell-menu"]').click()
+    right.locator('[role="menu"] button:has-text("Close cell")').wait_for()

@@ -115,6 +115,11 @@ describe('isCompactHeader', () => {
     expect(isCompactHeader(400)).toBe(false);
     expect(isCompactHeader(0)).toBe(false);
   });
+  it('collapses them sooner when the header also shows an agent\'s badges', () => {
+    expect(isCompactHeader(246)).toBe(false);
+    expect(isCompactHeader(246, true)).toBe(true);
+    expect(isCompactHeader(400, true)).toBe(false);
+  });
 });
 
 describe('grid helpers', () => {

@@ -18,10 +18,15 @@ export const GRID_GAP_PX = 4;
 
 /** Below this width a cell header keeps only the ⋯ menu (split/close move into it), in px. */
 export const COMPACT_HEADER_PX = 170;
+/** The same for a header that also shows an agent's badges (activity, sandbox): they need room too. */
+export const COMPACT_AGENT_HEADER_PX = 300;
 
-/** Whether a cell `widthPx` wide shows its header tools collapsed (0 = not measured yet). */
-export function isCompactHeader(widthPx: number): boolean {
-  return widthPx > 0 && widthPx < COMPACT_HEADER_PX;
+/**
+ * Whether a cell `widthPx` wide shows its header tools collapsed (0 = not measured yet);
+ * `agentBadges`: the header shows an agent's activity and sandbox badges.
+ */
+export function isCompactHeader(widthPx: number, agentBadges = false): boolean {
+  return widthPx > 0 && widthPx < (agentBadges ? COMPACT_AGENT_HEADER_PX : COMPACT_HEADER_PX);
 }
 
 /**
