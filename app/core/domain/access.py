@@ -40,7 +40,7 @@ def split_front_matter(text: str) -> tuple[dict[str, Any] | None, str, str]:
     """`(front matter mapping or None, its raw block, the body)` of a persona.
 
     The block is `---\\n…\\n---\\n` at the very start. Raises `AppError(INVALID)` when it is not
-    YAML of a mapping.
+    YAML of a mapping; a YAML error names the line and column in the persona file.
     """
     if not text.startswith("---\n"):
         return None, "", text
@@ -53,7 +53,14 @@ def split_front_matter(text: str) -> tuple[dict[str, Any] | None, str, str]:
     try:
         data = yaml.safe_load(text[4:close]) or {}
     except yaml.YAMLError as exc:
-        raise AppError(INVALID, f"front matter: not YAML: {exc}") from exc
+        # The block parsed starts on the file's second line (after `---`): marks count from 0.
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 2}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        context, began = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+        if context and began:
+            problem += f" ({context} from line {began.line + 2}, column {began.column + 1})"
+        raise AppError(INVALID, f"front matter: not YAML{where}: {problem}") from exc
     if not isinstance(data, dict):
         raise AppError(INVALID, "front matter: expected a mapping of keys")
     return data, text[:block_end], text[block_end:]

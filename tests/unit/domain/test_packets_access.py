@@ -71,6 +71,15 @@ def test_the_matrix_is_read_from_the_front_matter() -> None:
     with pytest.raises(AppError) as err:
         matrix_of("---\nipc: [\n---\n")
     assert err.value.message.startswith("front matter: not YAML")
+    # Lines and columns are the file's (trial finding: they counted from the line after ---).
+    with pytest.raises(AppError) as err:
+        matrix_of("---\nname: x\nipc:\n  signals: [ask, message\n---\nbody\n")
+    assert err.value.message == (
+        "front matter: not YAML at line 4, column 25: expected ',' or ']', but got "
+        "'<stream end>' (while parsing a flow sequence from line 4, column 12)")
+    with pytest.raises(AppError) as err:
+        matrix_of("---\na: 1\n\tb: 2\n---\n")
+    assert err.value.message.startswith("front matter: not YAML at line 3, column 1: ")
 
 
 def test_checks_apply_both_ways_and_name_the_rule() -> None:
