@@ -27,6 +27,15 @@ describe('ProblemsBanner', () => {
     expect(screen.queryByTestId('banner')).not.toBeInTheDocument();
   });
 
+  it('leaves a problem of a project in no tab of this window to the window that shows it', async () => {
+    const h = harness({ projects: [project('/p')] });
+    render(ProblemsBanner, { context: h.context });
+    h.gateway.push({ events: [{ type: 'problem', root: '/elsewhere', file: '/elsewhere/.ideai/layouts.json', message: 'bad' }] });
+    h.gateway.push({ events: [{ type: 'problem', file: '/data/profiles.json', message: 'unreadable' }] });
+    expect(await screen.findByTestId('banner')).toHaveTextContent('/data/profiles.json: unreadable');
+    expect(screen.getByTestId('banner')).not.toHaveTextContent('layouts.json');
+  });
+
   it('hides problems of other projects', async () => {
     const h = harness({ projects: [project('/a', { problems: [{ file: 'x', message: 'bad' }] }), project('/b')] });
     render(ProblemsBanner, { context: h.context });

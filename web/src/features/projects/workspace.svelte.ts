@@ -656,6 +656,9 @@ export class Workspace {
   handlePush(batch: PushBatch): void {
     for (const event of batch.events ?? []) {
       if (event.type === 'problem') {
+        // A project shown in no tab of this window: the window that shows it states it (a
+        // tab that opens here later brings its problems in its open answer).
+        if (event.root && !this.tabFor(event.root)) continue;
         this.#addNotice('problem', event.file, event.message, this.tabFor(event.root)?.root, event.recovery);
         continue;
       }
