@@ -188,7 +188,8 @@ class WorkspaceService:
                 if handle.state.layouts is not None and not handle.state.layouts_broken:
                     shown.append(handle.state.root)
         with self._lock:
-            kept = shells_kept_at_quit(shells, list(self.restored_shells.values()), shown)
+            tabs = [t.root for w in self._doc.windows for t in w.tabs]
+            kept = shells_kept_at_quit(shells, list(self.restored_shells.values()), shown, tabs)
             self._doc = RecordQuit(self._saving).execute(self._doc, list(kept), agents)
             return self._doc
 

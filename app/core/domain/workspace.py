@@ -262,16 +262,19 @@ class WorkspaceDoc(Document):
 
 
 def shells_kept_at_quit(live: Sequence[RestoredShell], pending: Sequence[RestoredShell],
-                        shown_roots: Sequence[str]) -> tuple[RestoredShell, ...]:
+                        shown_roots: Sequence[str], tab_roots: Sequence[str]
+                        ) -> tuple[RestoredShell, ...]:
     """What a quit records to reopen: the `live` shells, then the `pending` ones (recorded at
-    the last quit, not reopened in this run) of projects whose layouts this run could not
-    show — not opened, or their layouts file unreadable: nothing of the user's is lost to a
-    broken file. A pending shell of a project in `shown_roots` (its layouts were read) is
-    dropped: its cell is gone, the user changed the layout. One entry per session id."""
+    the last quit, not reopened in this run) of projects still in a tab (`tab_roots`) whose
+    layouts this run could not show — not opened, or their layouts file unreadable: nothing
+    of the user's is lost to a broken file. A pending shell of a project in `shown_roots` (its
+    layouts were read) is dropped: its cell is gone, the user changed the layout; so is one
+    of a project whose tab the user closed. One entry per session id."""
     shown = {root_key(r) for r in shown_roots}
+    tabs = {root_key(r) for r in tab_roots}
     live_ids = {s.session_id for s in live}
-    carried = [s for s in pending
-               if root_key(s.root) not in shown and s.session_id not in live_ids]
+    carried = [s for s in pending if root_key(s.root) in tabs - shown
+               and s.session_id not in live_ids]
     return (*live, *carried)
 
 

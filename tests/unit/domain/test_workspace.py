@@ -202,6 +202,8 @@ def test_a_quit_keeps_live_shells_then_pending_ones_of_projects_not_shown_once_e
         return RestoredShell(root=root, session_id=sid, cwd=root)
 
     live = [shell("/p/a", "s1")]
-    pending = [shell("/p/a", "s2"), shell("/p/b/", "s3"), shell("/p/c", "s1")]
-    kept = shells_kept_at_quit(live, pending, ["/p/a"])
-    assert [s.session_id for s in kept] == ["s1", "s3"]  # s2: a's cell gone; s1: live already
+    pending = [shell("/p/a", "s2"), shell("/p/b/", "s3"), shell("/p/c", "s1"),
+               shell("/p/d", "s4")]
+    kept = shells_kept_at_quit(live, pending, ["/p/a"], ["/p/a", "/p/b", "/p/c"])
+    # s2: a's cell is gone; s1: live already; s4: d's tab was closed.
+    assert [s.session_id for s in kept] == ["s1", "s3"]

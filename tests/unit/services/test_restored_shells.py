@@ -4,6 +4,7 @@ shells were renumbered after a restart)."""
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 from typing import Any
 
@@ -35,6 +36,15 @@ def test_a_shell_shown_at_quit_is_reopened_under_its_title() -> None:
     assert opened == [("/w/alpha", "n1", 80, 24, "/w/alpha", "s2", "bash 2")]
 
 
+def with_tabs(*roots: str) -> FakeFileSystem:
+    """A data dir whose workspace has one window with a tab for each of `roots`."""
+    fs = FakeFileSystem({"/data"})
+    tabs = [{"root": r} for r in roots]
+    fs.files["/data/workspace.json"] = json.dumps({"version": 1, "windows": [
+        {"id": "w1", "tabs": tabs, "activeRoot": roots[0]}]})
+    return fs
+
+
 def quit_and_restart(fs: FakeFileSystem, projects: OpenProjects) -> WorkspaceService:
     """A quit with `projects` open, and the service of the next start."""
     WorkspaceService(JsonWorkspaceStore(fs, "/data"), FakeEventSink(), projects,
@@ -46,7 +56,7 @@ def quit_and_restart(fs: FakeFileSystem, projects: OpenProjects) -> WorkspaceSer
 def test_a_start_whose_layouts_were_unreadable_does_not_lose_the_shells_to_reopen() -> None:
     # Trial finding: a start with a broken layouts.json reopened nothing, and its quit forgot
     # the shells, so fixing the file brought back empty "Session ended" cells.
-    fs = FakeFileSystem({"/data"})
+    fs = with_tabs("/w/alpha")
     first = OpenProjects()
     first.add(state("/w/alpha", "s2", SessionRecord("s2", "shell", "bash 2")))
     quit_and_restart(fs, first)
@@ -71,7 +81,7 @@ def test_a_start_whose_layouts_were_unreadable_does_not_lose_the_shells_to_reope
 
 
 def test_a_shell_whose_cell_is_gone_or_whose_project_stayed_closed_is_handled_apart() -> None:
-    fs = FakeFileSystem({"/data"})
+    fs = with_tabs("/w/alpha", "/w/beta")
     first = OpenProjects()
     first.add(state("/w/alpha", "s2", SessionRecord("s2", "shell", "bash 2")))
     first.add(state("/w/beta", "s7", SessionRecord("s7", "shell", "bash 1")))
