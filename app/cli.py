@@ -66,7 +66,8 @@ def _agent_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        choices=("RETURN", "ERROR", "BLOCKED_ON", "CHECKPOINT", "ESCALATE"),
                        help="RETURN (default: the answer is RESULT); ERROR, BLOCKED_ON, "
                             "CHECKPOINT (RESULT is what you report); ESCALATE (ask the user "
-                            "to choose one of the --option values; prints the choice)")
+                            "to choose one of the --option values, no RESULT: the packet "
+                            "carries only its options; prints the choice)")
     reply.add_argument("--option", action="append", metavar="TEXT",
                        help="ESCALATE: one choice offered to the user (repeat, 2 at least)")
     reply.add_argument("result", nargs="?", default=None,

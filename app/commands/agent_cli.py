@@ -42,7 +42,8 @@ def utf8_streams(*streams: TextIO) -> None:
 
 def run(args: argparse.Namespace, env: Mapping[str, str], *, stdin: TextIO | None = None,
         stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    """Run the parsed subcommand `args.command` (one of `COMMANDS`); returns the exit code."""
+    """Run the parsed subcommand `args.command` (one of `COMMANDS`); returns the exit code
+    (130 after Ctrl+C, with one line on stderr instead of a traceback)."""
     if sys.platform == "win32":
         utf8_streams(sys.stdin, sys.stdout, sys.stderr)
     inp, out, err = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
@@ -66,6 +67,10 @@ def run(args: argparse.Namespace, env: Mapping[str, str], *, stdin: TextIO | Non
     except EndpointError as exc:
         print(f"idea{' hook' if hook else ''}: {exc.code}: {exc.message}", file=err)
         return 0 if hook else 1
+    except KeyboardInterrupt:  # Ctrl+C while waiting: the closed connection withdraws an ask
+        what = " (the ask is withdrawn)" if args.command == "ask" else ""
+        print(f"idea{' hook' if hook else ''}: interrupted{what}", file=err)
+        return 0 if hook else 130
     text = render(args, result)
     if text:
         print(text, file=out)

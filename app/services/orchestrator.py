@@ -35,6 +35,7 @@ from app.core.domain.delegation import (
     RunAgent,
     StopAgent,
     Ticket,
+    check_message_target,
     delivered_text,
     parse_command,
     task_file_text,
@@ -269,8 +270,10 @@ class OrchestratorService:
               hangup: Hangup | None) -> dict[str, Any]:
         root, agent_id, name = self._resolve(root, request.target)
         requester = caller.agent_id if isinstance(caller, AgentCaller) else None
-        self._access.check(root, requester, agent_id, request.signal, request.zone)
         ask = isinstance(request, AskAgent)
+        if not ask:
+            check_message_target(requester, agent_id, name)
+        self._access.check(root, requester, agent_id, request.signal, request.zone)
         text = request.task if isinstance(request, AskAgent) else request.text
         ticket = Ticket(self._ids.new_id(), "ask" if ask else "message", agent_id, requester,
                         caller.label, text, request.signal, tuple(request.files or ()),

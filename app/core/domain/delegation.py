@@ -201,6 +201,15 @@ MAX_TYPED_BYTES = 4_000
 TASK_PREVIEW_CHARS = 300
 
 
+def check_message_target(requester: str | None, target: str, name: str) -> None:
+    """Raise `AppError(INVALID)` when agent `requester` messages itself (`target`, named
+    `name`): it would be typed into its own terminal, logged in no conversation. An ask to
+    oneself is refused as a `CYCLE` (`wait_for`)."""
+    if requester is not None and requester == target:
+        raise AppError(INVALID, f"refused: {name} cannot send a message to itself",
+                       {"target": name})
+
+
 def printable_line(text: str) -> str:
     """`text` as one line a terminal takes as typed characters: whitespace runs become one
     space and every other control character (C0, DEL, C1: Ctrl-C, Esc, …) is dropped, so a

@@ -135,3 +135,21 @@ def test_utf8_streams_reencode_what_can_be_and_leave_the_rest() -> None:
     cp1252.write("LGTM ✓\n")
     cp1252.flush()
     assert raw.getvalue() == "LGTM ✓\n".encode() and cp1252.errors == "strict"
+
+
+def test_ctrl_c_while_an_ask_waits_prints_one_line_not_a_traceback(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Trial finding: ^C on a blocked `idea ask` printed a 20-line KeyboardInterrupt traceback.
+    from app.commands import agent_cli
+
+    def interrupted(*args: object, **kwargs: object) -> dict[str, object]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(agent_cli, "call", interrupted)
+    env = {name: "x" for name in agent_cli._ENV}
+    out, err = io.StringIO(), io.StringIO()
+    code = agent_cli.run(parse("ask", "Beta", "review this"), env, stdin=io.StringIO(),
+                         stdout=out, stderr=err)
+    assert code == 130
+    assert err.getvalue() == "idea: interrupted (the ask is withdrawn)\n"
+    assert out.getvalue() == ""

@@ -141,6 +141,13 @@ def test_an_ask_that_would_close_a_cycle_is_refused_before_queueing() -> None:
         w.s.orchestrator.dispatch(ROOT, a["Alpha"], {"type": "agent.ask", "target": "Alpha",
                                                      "task": "me"})
     assert err.value.code == "CYCLE"
+    # A message to oneself is refused too (trial finding: it was queued, and logged in a
+    # conversation with the all-zero id every agent's self-messages would share).
+    with pytest.raises(AppError) as err:
+        w.s.orchestrator.dispatch(ROOT, a["Alpha"], {"type": "agent.message",
+                                                     "target": "Alpha", "text": "me"})
+    assert err.value.code == "INVALID" and "Alpha cannot send a message to itself" in \
+        err.value.message
     assert injected(w, a["Alpha"].session_id) == ""
 
 
