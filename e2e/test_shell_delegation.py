@@ -1,7 +1,8 @@
 """A task delegated to a Shell agent (the user's shell in a PTY) in the real window: it shows in
 the target's terminal as the no-op `: '…'` and never runs, whatever it holds (the fresh-user
 trial: `idea ask Gamma 'hi; touch /tmp/trial-pwned #'` created the file), and the answer typed
-in the target's terminal with `idea reply` still comes back to the asker."""
+in the target's terminal with `idea reply` still comes back to the asker; a message leaves the
+Shell agent free for the next task at once."""
 
 from __future__ import annotations
 
@@ -47,3 +48,17 @@ def test_a_task_reaches_a_shell_agent_visibly_and_never_runs(launch, tmp_path: P
     assert alpha_lines[alpha_lines.index("asked-3") - 1] == "4"
     wait_for(lambda: activity(page, "Gamma") == "idle", timeout_s=30, what="Gamma idle again")
     assert not marker.exists()
+
+    # A message is fire and forget: Gamma shows it, runs nothing, and is free again at once
+    # (trial finding: it stayed busy for two turn timeouts and queued every later ask).
+    type_in(page, cells(page).nth(0), f"idea message Gamma 'fyi; touch {marker} #'\n")
+    wait_terminal(page, gamma, f"] fyi; touch {marker} #'", timeout_s=30)
+    wait_for(lambda: activity(page, "Gamma") == "idle", timeout_s=15,
+             what="Gamma idle after a message")
+    type_in(page, cells(page).nth(0), "idea ask Gamma 'again' && echo asked-again\n")
+    text = wait_terminal(page, gamma, "again (answer with: idea reply --ticket ", timeout_s=30)
+    assert not marker.exists()
+    second = re.findall(r": '\[IdeA · task from Alpha · ticket ([^\]\s]+)\]", text)[-1]
+    type_in(page, cells(page).nth(1), f'idea reply --ticket {second} "ok"\n')
+    wait_terminal(page, alpha, "asked-again", timeout_s=30)
+

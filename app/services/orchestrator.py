@@ -584,6 +584,14 @@ class OrchestratorService:
             line.turn_left = self._config.turn_timeout_s
         else:
             self._arm_turn(line, self._config.turn_timeout_s)
+        current = line.mailbox.current
+        if line.task_input == "shell" and current is not None and current.kind == "message":
+            # A shell runs the no-op at once (ADR 019) and nobody answers a message: the turn
+            # is over once typed, after the reply grace (the submit lands first). Waiting for
+            # a prompt no shell profile watches kept the agent busy until two timeouts.
+            ticket_id = current.id
+            line.grace_timer = self._scheduler.call_later(
+                self._config.reply_grace_s, lambda: self._no_reply(line, ticket_id, ""))
 
     def _type_headless(self, session: str, text: str, submit: str | None,
                        delay_ms: int | None) -> None:

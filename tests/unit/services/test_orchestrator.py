@@ -97,6 +97,27 @@ def test_an_ask_is_typed_headless_and_the_reply_comes_back_inline() -> None:
     assert states == ["queued", "active", "done"]
 
 
+def test_a_message_to_a_shell_agent_ends_its_turn_once_typed() -> None:
+    # Trial finding: nobody answers a message and no shell profile watches for a prompt, so
+    # Beta stayed busy for two turn timeouts (10 min) and every later ask queued behind it.
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    sent = w.s.orchestrator.dispatch(ROOT, a["Alpha"], {"type": "agent.message",
+                                                        "target": "Beta", "text": "fyi"})
+    assert sent["position"] == 0  # delivered at once
+    wait_until(lambda: "fyi" in injected(w, a["Beta"].session_id))
+    assert "idea reply" not in injected(w, a["Beta"].session_id)
+    assert w.s.orchestrator.queue_depth(ROOT, a["Beta"].agent_id)[0] == "busy"
+    w.clock.advance(2)  # the reply grace, not a turn timeout
+    assert w.s.orchestrator.queue_depth(ROOT, a["Beta"].agent_id)[0] == "idle"
+    ask = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "next"})
+    w.clock.advance(2)  # the CLI settles after the message's end
+    wait_until(lambda: "next" in injected(w, a["Beta"].session_id))
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "ok"})
+    assert ask.result()["reply"] == "ok"
+    assert [e.state for e in w.timeline.of(DelegationChanged)][:3] == ["queued", "active", "done"]
+
+
 def test_asks_to_one_agent_are_served_one_at_a_time_in_order() -> None:
     w = world()
     a = setup(w, "Alpha", "Beta", "Gamma")
