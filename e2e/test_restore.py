@@ -194,31 +194,6 @@ def test_quit_and_restart_restores_windows_tabs_shells_and_agents(launch,
     assert "before-quit-42" in terminal_text(page, shell)
 
 
-def test_a_sigterm_quits_like_quit_idea_and_the_next_start_restores_the_shell(
-        launch, tmp_path: Path) -> None:
-    # A logout or `kill` sends SIGTERM: the shells are recorded as on Quit IdeA (the default
-    # action used to end the process with nothing saved, and the next start had empty cells).
-    project, data = tmp_path / "proj", tmp_path / "data"
-    project.mkdir()
-    app = launch(project=project, data_dir=data)
-    page = app.page
-    shell = open_shell(page, cells(page).first)
-    type_in(page, cells(page).first, "echo before-term-$((6*7))\n")
-    wait_terminal(page, shell, "before-term-42")
-    assert app.proc is not None
-    os.kill(app.proc.pid, signal.SIGTERM)
-    deadline = time.monotonic() + 30
-    while app.proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert app.proc.poll() is not None, "IdeA did not quit on SIGTERM"
-    [kept] = json.loads((data / "workspace.json").read_text())["restoredShells"]
-    assert kept["sessionId"] == shell
-
-    page = launch(data_dir=data).page
-    text = wait_terminal(page, shell, "restored: output of this shell")
-    assert text.index("before-term-42") < text.index("restored: output of this shell")
-
-
 def sigterm(app) -> None:  # type: ignore[no-untyped-def]
     """Quit `app` as a logout does, and wait until it ended."""
     assert app.proc is not None
@@ -229,18 +204,38 @@ def sigterm(app) -> None:  # type: ignore[no-untyped-def]
     assert app.proc.poll() is not None, "IdeA did not quit on SIGTERM"
 
 
-def test_a_start_with_a_broken_layouts_file_keeps_the_shells_for_when_it_is_fixed(
-        launch, tmp_path: Path) -> None:
-    # Trial finding: the start with the broken file reopened nothing, its quit forgot the
-    # shells, and once the file was fixed every cell showed an empty "Session ended".
+def shell_then_sigterm(launch, tmp_path: Path, word: str) -> tuple[Path, Path, str]:  # type: ignore[no-untyped-def]
+    """A project whose one shell printed `<word>-42`, then IdeA quit by SIGTERM: `(project,
+    data dir, the shell's session id)`."""
     project, data = tmp_path / "proj", tmp_path / "data"
     project.mkdir()
     app = launch(project=project, data_dir=data)
     page = app.page
     shell = open_shell(page, cells(page).first)
-    type_in(page, cells(page).first, "echo kept-across-$((6*7))\n")
-    wait_terminal(page, shell, "kept-across-42")
+    type_in(page, cells(page).first, f"echo {word}-$((6*7))\n")
+    wait_terminal(page, shell, f"{word}-42")
     sigterm(app)
+    return project, data, shell
+
+
+def test_a_sigterm_quits_like_quit_idea_and_the_next_start_restores_the_shell(
+        launch, tmp_path: Path) -> None:
+    # A logout or `kill` sends SIGTERM: the shells are recorded as on Quit IdeA (the default
+    # action used to end the process with nothing saved, and the next start had empty cells).
+    project, data, shell = shell_then_sigterm(launch, tmp_path, "before-term")
+    [kept] = json.loads((data / "workspace.json").read_text())["restoredShells"]
+    assert kept["sessionId"] == shell
+
+    page = launch(data_dir=data).page
+    text = wait_terminal(page, shell, "restored: output of this shell")
+    assert text.index("before-term-42") < text.index("restored: output of this shell")
+
+
+def test_a_start_with_a_broken_layouts_file_keeps_the_shells_for_when_it_is_fixed(
+        launch, tmp_path: Path) -> None:
+    # Trial finding: the start with the broken file reopened nothing, its quit forgot the
+    # shells, and once the file was fixed every cell showed an empty "Session ended".
+    project, data, shell = shell_then_sigterm(launch, tmp_path, "kept-across")
     layouts = project / ".ideai" / "layouts.json"
     good = layouts.read_text()
     layouts.write_text(good.replace(":", "", 1))  # one colon gone: a syntax error

@@ -17,23 +17,34 @@ from tests.unit.fakes import FakeEventSink, FakeFileSystem, FakeProcessInspector
 from tests.unit.project_states import state
 
 
-def test_a_shell_shown_at_quit_is_reopened_under_its_title() -> None:
-    fs = FakeFileSystem({"/data"})
-    projects = OpenProjects()
-    projects.add(state("/w/alpha", "s2", SessionRecord("s2", "shell", "bash 2")))
-    quitting = WorkspaceService(JsonWorkspaceStore(fs, "/data"), FakeEventSink(), projects,
-                                TerminalOutputBus(), FakeProcessInspector({}))
-    [kept] = quitting.record_quit().restored_shells
-    assert (kept.session_id, kept.title, kept.cwd) == ("s2", "bash 2", "/w/alpha")
+def service(fs: FakeFileSystem, projects: OpenProjects) -> WorkspaceService:
+    """The workspace service of one run, with `projects` open."""
+    return WorkspaceService(JsonWorkspaceStore(fs, "/data"), FakeEventSink(), projects,
+                            TerminalOutputBus(), FakeProcessInspector({}))
 
-    again = OpenProjects()
-    again.add(state("/w/alpha", "s2"))
+
+def showing(root: str, session: str, *records: SessionRecord) -> OpenProjects:
+    """Open projects: `root`, whose layout shows `session`."""
+    projects = OpenProjects()
+    projects.add(state(root, session, *records))
+    return projects
+
+
+def reopened(fs: FakeFileSystem, root: str, session: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """A start whose `root` shows `session`: the shells it reopens, and the shells opened."""
     opened: list[tuple[Any, ...]] = []
     terminals = SimpleNamespace(open_shell=lambda *args: opened.append(args))
-    restarted = WorkspaceService(JsonWorkspaceStore(fs, "/data"), FakeEventSink(), again,
-                                 TerminalOutputBus(), FakeProcessInspector({}))
-    assert restarted.restore_shells("/w/alpha", terminals) == ["s2"]  # type: ignore[arg-type]
-    assert opened == [("/w/alpha", "n1", 80, 24, "/w/alpha", "s2", "bash 2")]
+    ids = service(fs, showing(root, session)).restore_shells(root, terminals)  # type: ignore[arg-type]
+    return ids, opened
+
+
+def test_a_shell_shown_at_quit_is_reopened_under_its_title() -> None:
+    fs = FakeFileSystem({"/data"})
+    quitting = service(fs, showing("/w/alpha", "s2", SessionRecord("s2", "shell", "bash 2")))
+    [kept] = quitting.record_quit().restored_shells
+    assert (kept.session_id, kept.title, kept.cwd) == ("s2", "bash 2", "/w/alpha")
+    assert reopened(fs, "/w/alpha", "s2") == (
+        ["s2"], [("/w/alpha", "n1", 80, 24, "/w/alpha", "s2", "bash 2")])
 
 
 def with_tabs(*roots: str) -> FakeFileSystem:
@@ -45,50 +56,27 @@ def with_tabs(*roots: str) -> FakeFileSystem:
     return fs
 
 
-def quit_and_restart(fs: FakeFileSystem, projects: OpenProjects) -> WorkspaceService:
-    """A quit with `projects` open, and the service of the next start."""
-    WorkspaceService(JsonWorkspaceStore(fs, "/data"), FakeEventSink(), projects,
-                     TerminalOutputBus(), FakeProcessInspector({})).record_quit()
-    return WorkspaceService(JsonWorkspaceStore(fs, "/data"), FakeEventSink(), OpenProjects(),
-                            TerminalOutputBus(), FakeProcessInspector({}))
-
-
 def test_a_start_whose_layouts_were_unreadable_does_not_lose_the_shells_to_reopen() -> None:
     # Trial finding: a start with a broken layouts.json reopened nothing, and its quit forgot
     # the shells, so fixing the file brought back empty "Session ended" cells.
     fs = with_tabs("/w/alpha")
-    first = OpenProjects()
-    first.add(state("/w/alpha", "s2", SessionRecord("s2", "shell", "bash 2")))
-    quit_and_restart(fs, first)
-    broken = OpenProjects()
-    unreadable = state("/w/alpha", "other")  # layouts.json unreadable: a fresh doc in memory
-    unreadable.layouts_broken = True
-    broken.add(unreadable)
-    during = WorkspaceService(JsonWorkspaceStore(fs, "/data"), FakeEventSink(), broken,
-                              TerminalOutputBus(), FakeProcessInspector({}))
+    service(fs, showing("/w/alpha", "s2", SessionRecord("s2", "shell", "bash 2"))).record_quit()
+    broken = showing("/w/alpha", "other")  # layouts.json unreadable: a fresh doc in memory
+    [handle] = broken.handles()
+    handle.state.layouts_broken = True
+    during = service(fs, broken)
     nothing = SimpleNamespace(open_shell=lambda *args: None)
     assert during.restore_shells("/w/alpha", nothing) == []  # type: ignore[arg-type]
     assert [s.session_id for s in during.record_quit().restored_shells] == ["s2"]
-
-    fixed = OpenProjects()
-    fixed.add(state("/w/alpha", "s2"))
-    opened: list[tuple[Any, ...]] = []
-    terminals = SimpleNamespace(open_shell=lambda *args: opened.append(args))
-    after = WorkspaceService(JsonWorkspaceStore(fs, "/data"), FakeEventSink(), fixed,
-                             TerminalOutputBus(), FakeProcessInspector({}))
-    assert after.restore_shells("/w/alpha", terminals) == ["s2"]  # type: ignore[arg-type]
-    assert opened == [("/w/alpha", "n1", 80, 24, "/w/alpha", "s2", "bash 2")]
+    assert reopened(fs, "/w/alpha", "s2") == (
+        ["s2"], [("/w/alpha", "n1", 80, 24, "/w/alpha", "s2", "bash 2")])
 
 
 def test_a_shell_whose_cell_is_gone_or_whose_project_stayed_closed_is_handled_apart() -> None:
     fs = with_tabs("/w/alpha", "/w/beta")
-    first = OpenProjects()
-    first.add(state("/w/alpha", "s2", SessionRecord("s2", "shell", "bash 2")))
+    first = showing("/w/alpha", "s2", SessionRecord("s2", "shell", "bash 2"))
     first.add(state("/w/beta", "s7", SessionRecord("s7", "shell", "bash 1")))
-    quit_and_restart(fs, first)
+    service(fs, first).record_quit()
     # Next run: alpha opens with readable layouts that no longer show s2; beta never opens.
-    moved_on = OpenProjects()
-    moved_on.add(state("/w/alpha", "s9"))
-    kept = WorkspaceService(JsonWorkspaceStore(fs, "/data"), FakeEventSink(), moved_on,
-                            TerminalOutputBus(), FakeProcessInspector({})).record_quit()
+    kept = service(fs, showing("/w/alpha", "s9")).record_quit()
     assert [s.session_id for s in kept.restored_shells] == ["s7"]  # beta's waits; s2 is gone
