@@ -44,7 +44,7 @@ from app.core.domain.denials import DENIAL_HOOKS, denial_from_hook
 from app.core.domain.headless import engine_session_id
 from app.core.domain.mailbox import DEFAULT_CAPACITY, Mailbox
 from app.core.domain.sessions import TerminalChunk
-from app.core.domain.shell_input import task_input_of
+from app.core.domain.shell_input import done_once_typed, task_input_of
 from app.core.domain.terminal_text import tail
 from app.core.domain.wait_for import WaitForGraph
 from app.core.domain.withdrawal import withdraw_ask
@@ -585,13 +585,8 @@ class OrchestratorService:
         else:
             self._arm_turn(line, self._config.turn_timeout_s)
         current = line.mailbox.current
-        if line.task_input == "shell" and current is not None and current.kind == "message":
-            # A shell runs the no-op at once (ADR 019) and nobody answers a message: the turn
-            # is over once typed, after the reply grace (the submit lands first). Waiting for
-            # a prompt no shell profile watches kept the agent busy until two timeouts.
-            ticket_id = current.id
-            line.grace_timer = self._scheduler.call_later(
-                self._config.reply_grace_s, lambda: self._no_reply(line, ticket_id, ""))
+        if current is not None and done_once_typed(line.task_input, current.kind):
+            self._turn_looked_over(line, {}, said="")  # after the grace: the submit lands first
 
     def _type_headless(self, session: str, text: str, submit: str | None,
                        delay_ms: int | None) -> None:
@@ -684,15 +679,18 @@ class OrchestratorService:
         line.settling_since, line.settle_watch = None, None
         return self._advance(line)
 
-    def _turn_looked_over(self, line: AgentLine, payload: dict[str, Any]) -> list[Effect]:
-        """The CLI looks done (prompt back, stop hook): a reply may still be on its way; after
-        a short grace the turn ends without one."""
+    def _turn_looked_over(self, line: AgentLine, payload: dict[str, Any],
+                          said: str | None = None) -> list[Effect]:
+        """The CLI looks done (prompt back, stop hook, a message typed into a shell): a reply
+        may still be on its way; after a short grace the turn ends without one, having said
+        `said` (by default the hook's last message, else the turn's output tail)."""
         if line.grace_timer is not None or line.mailbox.current is None:
             return []
         ticket_id = line.mailbox.current.id
-        last = payload.get("last_assistant_message") or payload.get("last-assistant-message")
-        said = last if isinstance(last, str) and last.strip() else tail(
-            "".join(line.tail), 2_000)
+        if said is None:
+            last = payload.get("last_assistant_message") or payload.get("last-assistant-message")
+            said = last if isinstance(last, str) and last.strip() else tail(
+                "".join(line.tail), 2_000)
         line.grace_timer = self._scheduler.call_later(
             self._config.reply_grace_s, lambda: self._no_reply(line, ticket_id, said))
         return []

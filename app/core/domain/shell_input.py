@@ -37,6 +37,13 @@ def task_input_of(profile: Profile) -> TaskInput:
     return "shell" if posixpath.basename(command) in KNOWN_SHELLS and interactive else "prompt"
 
 
+def done_once_typed(task_input: TaskInput, kind: str) -> bool:
+    """Whether a turn is over as soon as its line was typed: a `message` (nobody answers it)
+    to a `shell` terminal, which runs the no-op at once and shows no prompt IdeA watches
+    (ADR 019). Anything else ends with a reply, the CLI's prompt or a hook."""
+    return task_input == "shell" and kind == "message"
+
+
 def shell_noop(text: str) -> str:
     """`text` as the shell no-op `: '<text>'`, which bash, zsh, dash, ksh and fish echo and
     never execute, whatever `text` holds (quotes, `;`, `$(…)`, backticks, `#`, `!`…).

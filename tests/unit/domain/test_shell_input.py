@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from app.core.domain.delegation import Ticket, delivered_text, printable_line, task_file_text
 from app.core.domain.profiles import Profile, builtin_profiles
-from app.core.domain.shell_input import shell_noop, task_input_of
+from app.core.domain.shell_input import done_once_typed, shell_noop, task_input_of
 
 
 def test_the_shell_profile_and_plain_shells_take_tasks_as_shell_input() -> None:
@@ -59,3 +59,9 @@ def test_a_shell_gets_the_task_as_a_no_op_naming_the_idea_command_only() -> None
     kept = task_file_text(ticket, "shell")
     assert "Answer with: idea reply --ticket T1" in kept and "idea_reply" not in kept
     assert "idea_reply (ticket T1)" in task_file_text(ticket)
+
+
+def test_only_a_message_to_a_shell_is_over_once_typed() -> None:
+    assert done_once_typed("shell", "message")
+    assert not done_once_typed("shell", "ask")  # it waits for `idea reply`
+    assert not done_once_typed("prompt", "message")  # the CLI's prompt or hook ends it

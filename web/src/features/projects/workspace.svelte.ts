@@ -658,8 +658,9 @@ export class Workspace {
       if (event.type === 'problem') {
         // A project shown in no tab of this window: the window that shows it states it (a
         // tab that opens here later brings its problems in its open answer).
-        if (event.root && !this.tabFor(event.root)) continue;
-        this.#addNotice('problem', event.file, event.message, this.tabFor(event.root)?.root, event.recovery);
+        const tab = this.tabFor(event.root);
+        if (event.root && !tab) continue;
+        this.#addNotice('problem', event.file, event.message, tab?.root, event.recovery);
         continue;
       }
       if (event.type === 'problemResolved') {
