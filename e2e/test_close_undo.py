@@ -28,8 +28,13 @@ def shell_with_marker(page: Page) -> tuple[str, str]:
 
 
 def terminal_in_first_cell(page: Page) -> str | None:
-    term = cells(page).first.locator('[data-testid="terminal"]')
-    return term.get_attribute("data-session-id") if term.count() == 1 else None
+    """The session id of the first cell's terminal, or None when the cell holds none.
+
+    Read in one step in the page: a count then a ``get_attribute`` raced the cell closing in
+    between (CI), the attribute read then waiting 30 s for a terminal gone for good."""
+    found: str | None = cells(page).first.locator('[data-testid="terminal"]').evaluate_all(
+        "els => els.length === 1 ? els[0].getAttribute('data-session-id') : null")
+    return found
 
 
 def test_ctrl_z_after_closing_a_shells_cell_brings_the_same_shell_back(launch,
