@@ -48,6 +48,7 @@ class Started:
     root: Path
     run_dir: Path
     output: Callable[[], str]
+    pid: int
 
 
 @pytest.fixture
@@ -77,7 +78,7 @@ def launch(app: Container, tmp_path: Path, profile: Profile) -> Started:
     return Started(argv=read_cmdline(pid), cwd=os.readlink(f"/proc/{pid}/cwd"),
                    environ=read_environ(pid), root=Path(root),
                    run_dir=Path(root) / ".ideai" / "run" / agent,
-                   output=lambda: "".join(chunks))
+                   output=lambda: "".join(chunks), pid=pid)
 
 
 def child_of_this_process(agent_id: str) -> int:
@@ -160,7 +161,14 @@ def test_codex_runs_in_its_run_dir_with_the_project_writable(
     assert started.cwd == str(started.run_dir)
     assert started.environ["IDEA_PROJECT_ROOT"] == str(started.root)
     assert f"`{started.root}`" in (started.run_dir / "AGENTS.md").read_text()
-    wait_output(started)
+    # its prompt, and it stays: in read-only, its default in a folder it does not trust (a
+    # fresh HOME), Codex refuses the --add-dir grant and quits
+    assert ("-c", 'sandbox_mode="workspace-write"') in zip(args, args[1:], strict=False)
+    wait_output(started, "Ask Codex")
+    time.sleep(3)
+    assert "Ignoring --add-dir" not in started.output()
+    assert Path(f"/proc/{started.pid}").exists() and \
+        "Z" not in Path(f"/proc/{started.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
 
 
 @installed("gemini")

@@ -7,6 +7,13 @@ openai/codex): `-c key=value` takes a TOML value and needs no project trust (a p
 tool_timeout_sec` (the default tool timeout, 60 s, is far too short for a delegation; the MCP
 child's environment is a whitelist, hence `env_vars`); `notify = [program…]` runs the program
 with one JSON argument `{"type": "agent-turn-complete", …}` at each turn end.
+
+`sandbox_mode = "workspace-write"` by default: the profile grants the project with `--add-dir`,
+and Codex's own default for a folder it does not trust (any run dir with a fresh HOME) is
+`read-only`, where it prints "Ignoring --add-dir (…) because the effective permissions do not
+allow additional writable roots" and quits (observed on 0.171.0). `workspace-write` is what
+Codex itself runs in a trusted folder; posed permissions replace it (`-c` overrides apply in
+order, the last one wins: checked on 0.171.0).
 """
 
 from __future__ import annotations
@@ -17,6 +24,8 @@ from app.core.domain.launch_plan import Delegation, Projection
 from app.core.domain.profiles import Profile
 
 TOOL_TIMEOUT_S = 3_600
+#: Codex's sandbox when no permissions are posed (see the module doc).
+DEFAULT_SANDBOX_MODE = "workspace-write"
 
 
 def _toml(value: object) -> str:
@@ -35,6 +44,7 @@ def project(profile: Profile, delegation: Delegation, idea: str) -> Projection:
         "mcp_servers.idea.env_vars": _toml(["IDEA_TOKEN", "IDEA_ENDPOINT", "IDEA_AGENT_ID"]),
         "mcp_servers.idea.tool_timeout_sec": str(TOOL_TIMEOUT_S),
         "notify": _toml([idea, "hook", "stop"]),
+        "sandbox_mode": _toml(DEFAULT_SANDBOX_MODE),
     }
     flat: list[str] = []
     for key, value in overrides.items():

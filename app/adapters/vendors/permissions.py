@@ -50,11 +50,13 @@ GEMINI_SHELL = "run_shell_command"
 @dataclass(frozen=True)
 class VendorPermissions:
     """What a vendor gets from the permissions: `settings` merged (deeply) into its settings
-    file, `args` added to its command line, `notes` for the editor."""
+    file, `args` added to its command line, `notes` for the editor; `project_grant` False
+    when the profile's project grant must stay off its command line (see `Projection`)."""
 
     settings: Mapping[str, Any] = field(default_factory=dict)
     args: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    project_grant: bool = True
 
 
 def claude_rule_path(project_root: str, pattern: str) -> str:
@@ -116,6 +118,7 @@ def claude_permissions(effective: EffectivePermissions, sandboxed: bool) -> Vend
 def codex_permissions(effective: EffectivePermissions, sandboxed: bool) -> VendorPermissions:
     """Codex's approval policy and sandbox mode as `-c` overrides; see the module doc."""
     notes: list[str] = []
+    grant = True
     bash = effective.rules_for("executeBash")
     bash_default = effective.default("executeBash").effect
     bash_effects = {r.effect for r in bash} | {bash_default}
@@ -139,6 +142,9 @@ def codex_permissions(effective: EffectivePermissions, sandboxed: bool) -> Vendo
             overrides["sandbox_workspace_write.writable_roots"] = json.dumps(roots)
         else:
             overrides["sandbox_mode"] = json.dumps("read-only")
+            grant = False
+            notes.append("Codex runs read-only: it reads the whole disk and takes no writable "
+                         "roots, so the project is not added with --add-dir (Codex quits on it)")
     if any(not r.whole and r.effect != "allow" for cap in FILE_CAPABILITIES
            for r in effective.rules_for(cap)):
         notes.append("Codex has no per-path rules: path denials bind only through IdeA's OS "
@@ -146,7 +152,7 @@ def codex_permissions(effective: EffectivePermissions, sandboxed: bool) -> Vendo
     args: list[str] = []
     for key, value in overrides.items():
         args += ["-c", f"{key}={value}"]
-    return VendorPermissions(args=tuple(args), notes=tuple(notes))
+    return VendorPermissions(args=tuple(args), notes=tuple(notes), project_grant=grant)
 
 
 def gemini_permissions(effective: EffectivePermissions, sandboxed: bool) -> VendorPermissions:
@@ -228,7 +234,7 @@ def apply_permissions(projection: Projection, vendor: str | None, perms: VendorP
                       run_dir: str) -> Projection:
     """`projection` with `perms` merged in: its settings deep-merged into the vendor's
     settings file among `projection.files` (created when missing; Claude Code then also gets
-    `--settings <file>`), its args appended."""
+    `--settings <file>`), its args appended; the project grant kept only if `perms` keeps it."""
     files = list(projection.files)
     args = [*projection.args, *perms.args]
     name = SETTINGS_FILES.get(vendor or "")
@@ -244,7 +250,8 @@ def apply_permissions(projection: Projection, vendor: str | None, perms: VendorP
         else:
             files[index] = PlannedFile(path, text, files[index].executable)
     return Projection(files=tuple(files), args=tuple(args), env=dict(projection.env),
-                      mcp=projection.mcp)
+                      mcp=projection.mcp,
+                      project_grant=projection.project_grant and perms.project_grant)
 
 
 def _claude_entry(effective: EffectivePermissions, tool: str, rule: EffectiveRule,

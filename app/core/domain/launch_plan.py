@@ -55,12 +55,16 @@ class Delegation:
 @dataclass(frozen=True)
 class Projection:
     """What a profile's vendor needs besides the convention file: files in the run dir (MCP
-    declaration, settings with hooks, the `idea` wrapper), arguments and environment."""
+    declaration, settings with hooks, the `idea` wrapper), arguments and environment.
+    `project_grant` False leaves the profile's project grant (`project_access_args`) off the
+    command line: a vendor whose settings cannot take it (Codex in `read-only`, which quits on
+    an `--add-dir`)."""
 
     files: tuple[PlannedFile, ...] = ()
     args: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
     mcp: bool = False  # the CLI gets IdeA's MCP server (its tools are then named to it)
+    project_grant: bool = True
 
 
 @dataclass(frozen=True)
@@ -137,11 +141,12 @@ def plan_launch(*, project_root: str, run_dir: str, agent_id: str, profile: Prof
     Files: the convention file composed from `inputs` (see `compose_convention_file`), where
     `plan_injection` says, then the `projection`'s. Spawn: `command` with, in order, `resume`
     (the profile's `resume_args` for the conversation to resume: first, as Codex's `resume <id>`
-    is a subcommand), the profile's args, the injection's, the project grant (`project_access_args`) and the
-    projection's; cwd from the profile's `cwdTemplate`; env: the profile's `env`, then
-    `IDEA_AGENT_ID`, `IDEA_PROJECT_ROOT`, the injection's and the projection's; size
-    `cols` x `rows` cells, id `session_id`. Placeholders (`{projectRoot}`, `{agentRunDir}`,
-    `{contextFile}`) are expanded in the profile's args, env values and grant.
+    is a subcommand), the profile's args, the injection's, the project grant
+    (`project_access_args`, unless the projection leaves it off) and the projection's; cwd
+    from the profile's `cwdTemplate`; env: the profile's `env`, then `IDEA_AGENT_ID`,
+    `IDEA_PROJECT_ROOT`, the injection's and the projection's; size `cols` x `rows` cells, id
+    `session_id`. Placeholders (`{projectRoot}`, `{agentRunDir}`, `{contextFile}`) are
+    expanded in the profile's args, env values and grant.
     """
     injection = plan_injection(profile, run_dir)
     places = Places(project_root=project_root, run_dir=run_dir, context_file=injection.file)
@@ -153,9 +158,9 @@ def plan_launch(*, project_root: str, run_dir: str, agent_id: str, profile: Prof
     own_args, own_env = profile_args_env(profile, places)
     env = {**own_env, "IDEA_AGENT_ID": agent_id, "IDEA_PROJECT_ROOT": project_root,
            **injection.env, **projection.env}
+    grant = project_access_args(profile, places) if projection.project_grant else ()
     spawn = SpawnSpec(command=command,
-                      args=[*resume, *own_args, *injection.args, *project_access_args(profile, places),
-                            *projection.args],
+                      args=[*resume, *own_args, *injection.args, *grant, *projection.args],
                       cwd=cwd, env=env, cols=cols, rows=rows, session_id=session_id)
     files = (PlannedFile(injection.file, text), *projection.files)
     return LaunchPlan(run_dir=run_dir, files=files, spawn=spawn)

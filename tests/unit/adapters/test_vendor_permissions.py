@@ -129,8 +129,23 @@ def test_codex_without_ideas_sandbox_maps_writes_to_its_modes() -> None:
     assert codex_permissions(eff([rule("executeBash", "allow")], "allow"),
                              sandboxed=False).args == (
         "-c", 'approval_policy="never"', "-c", 'sandbox_mode="danger-full-access"')
-    assert codex_permissions(eff([], "deny"), sandboxed=False).args[-1] == \
-        'sandbox_mode="read-only"'
+    read_only = codex_permissions(eff([], "deny"), sandboxed=False)
+    assert read_only.args[-1] == 'sandbox_mode="read-only"'
+    assert not read_only.project_grant  # Codex read-only quits on an --add-dir
+    assert any("not added with --add-dir" in n for n in read_only.notes)
+    assert confined.project_grant
+
+
+def test_a_projection_without_the_grant_keeps_it_off_the_launch() -> None:
+    codex = next(p for p in builtin_profiles() if p.id == "codex-cli")
+    delegation = Delegation(endpoint="/run/x.sock", agent_id="a1", token="t",
+                            idea_command=("/py", "-m", "app"), run_dir=RUN)
+    granted = VendorProjectors(environ={"PATH": "/bin"}).project(codex, delegation)
+    perms = codex_permissions(eff([], "deny"), sandboxed=False)
+    kept = apply_permissions(granted, "codex", perms, RUN)
+    assert not kept.project_grant and kept.args[-2:] == ("-c", 'sandbox_mode="read-only"')
+    assert apply_permissions(granted, "codex", codex_permissions(eff([]), sandboxed=False),
+                             RUN).project_grant
 
 
 # -- Gemini ---------------------------------------------------------------------------------

@@ -63,6 +63,9 @@ def test_codex_gets_overrides_a_long_tool_timeout_and_notify() -> None:
     assert "IDEA_TOKEN" in json.loads(pairs["mcp_servers.idea.env_vars"])
     assert int(pairs["mcp_servers.idea.tool_timeout_sec"]) >= 600
     assert json.loads(pairs["notify"]) == [f"{RUN}/bin/idea", "hook", "stop"]
+    # read-only, Codex's default in a folder it does not trust, quits on the --add-dir grant
+    assert json.loads(pairs["sandbox_mode"]) == "workspace-write"
+    assert codex.project_grant
 
 
 def test_gemini_gets_its_settings_and_trusts_the_run_dir() -> None:

@@ -65,6 +65,11 @@ def test_the_cli_starts_in_its_run_dir_granted_the_project(profile_id: str,
     assert plan.spawn.args == [*injection, *grant, "--settings", "s.json"]
 
 
+def test_a_projection_may_leave_the_grant_off() -> None:
+    plan = _plan(PROFILES["codex-cli"], Projection(args=("-c", "x=1"), project_grant=False))
+    assert "--add-dir" not in plan.spawn.args and plan.spawn.args[-2:] == ["-c", "x=1"]
+
+
 def test_the_shell_starts_in_the_project_with_its_context_file_in_the_environment() -> None:
     plan = _plan(PROFILES["shell"])
     assert plan.spawn.cwd == "/p" and plan.spawn.args == []
