@@ -16,14 +16,20 @@ AGENT_USAGE = """usage: idea COMMAND ...   (inside an IdeA agent's terminal)
   idea COMMAND --help              the options of one command
   idea gui                         open an IdeA window (not what an agent wants)
 """
+#: `idea --help` in an agent's terminal: its commands, not the window's (gui, dev, sandbox-exec…).
+HELP_FLAGS = (["--help"], ["-h"])
 
 
 def main(argv: list[str] | None = None) -> int:
     import os
 
+    in_agent = bool(os.environ.get("IDEA_AGENT_ID"))
+    if in_agent and list(sys.argv[1:] if argv is None else argv) in HELP_FLAGS:
+        print(AGENT_USAGE, end="")
+        return 0
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None and os.environ.get("IDEA_AGENT_ID"):
+    if args.command is None and in_agent:
         # a bare `idea` in an agent's terminal: a usage line, never a second window
         print(AGENT_USAGE, end="", file=sys.stderr)
         return 2

@@ -128,6 +128,11 @@ def test_a_wrong_token_is_forbidden(world: World) -> None:
 def test_a_bare_idea_in_an_agents_terminal_prints_usage_not_a_window(world: World) -> None:
     bare = idea(agent_env(world))
     assert bare.returncode == 2 and "idea ask AGENT" in bare.stderr and bare.stdout == ""
+    for flag in ("--help", "-h"):  # the agent's commands, not the window's
+        helped = idea(agent_env(world), flag)
+        assert helped.returncode == 0 and "idea ask AGENT" in helped.stdout
+        assert "sandbox-exec" not in helped.stdout and "dev" not in helped.stdout.split()
+    assert "sandbox-exec" in idea({"PATH": "/usr/bin:/bin"}, "--help").stdout  # outside: all
 
 
 def test_usage_errors_exit_2(world: World) -> None:
