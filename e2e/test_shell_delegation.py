@@ -1,15 +1,16 @@
 """A task delegated to a Shell agent (the user's shell in a PTY) in the real window: it shows in
 the target's terminal as the no-op `: '…'` and never runs, whatever it holds (the fresh-user
 trial: `idea ask Gamma 'hi; touch /tmp/trial-pwned #'` created the file), and the answer typed
-in the target's terminal with `idea reply` still comes back to the asker; a message leaves the
-Shell agent free for the next task at once."""
+in the target's terminal with `idea reply` still comes back to the asker, which meanwhile is busy
+(a message for it waits for the answer); a message leaves the Shell agent free for the next task
+at once."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from e2e.test_delegation import activity, launch_pair
+from e2e.test_delegation import activity, card, launch_pair
 from e2e.ui import cells, terminal_text, type_in, wait_for, wait_terminal
 
 
@@ -41,11 +42,22 @@ def test_a_task_reaches_a_shell_agent_visibly_and_never_runs(launch, tmp_path: P
     assert not marker.exists()
     assert activity(page, "Gamma") == "busy"
 
+    # Alpha, blocked in its own `idea ask`, is busy: a message for it waits for the answer
+    # instead of being typed into the waiting command (trial finding).
+    wait_for(lambda: activity(page, "Alpha") == "busy", what="Alpha busy while it asks")
+    type_in(page, cells(page).nth(1), "idea message Alpha 'while-you-wait'\n")
+    wait_for(lambda: card(page, "Alpha").locator('[data-testid="agent-queue"]').count() == 1,
+             what="the message queued for Alpha")
+    assert "] while-you-wait'" not in terminal_text(page, alpha)
+
     # Gamma answers from its terminal; the answer comes back to Alpha's `idea ask`.
     type_in(page, cells(page).nth(1), f'idea reply --ticket {ticket} "4"\n')
     wait_terminal(page, alpha, "asked-3", timeout_s=30)
     alpha_lines = [line.strip() for line in terminal_text(page, alpha).splitlines()]
     assert alpha_lines[alpha_lines.index("asked-3") - 1] == "4"
+    text = wait_terminal(page, alpha, "] while-you-wait'", timeout_s=30)  # now it is typed
+    assert text.index("asked-3") < text.index("] while-you-wait'")
+    wait_for(lambda: activity(page, "Alpha") == "idle", timeout_s=15, what="Alpha idle again")
     wait_for(lambda: activity(page, "Gamma") == "idle", timeout_s=30, what="Gamma idle again")
     assert not marker.exists()
 

@@ -290,12 +290,13 @@ class OrchestratorService:
             line.mailbox.post(ticket)
             if line.session_id is None and protocol is not None:
                 line.headless = True
+            effects: list[Effect] = []
             if waiter is not None:
                 line.waiters[ticket.id] = waiter
                 if requester is not None:
                     self._graph.add(ticket.id, requester, agent_id)
-                    self._asker_waits(root, requester, ticket.id)
-            effects = [self._publish_delegation(line, ticket, "queued"), self._activity(line)]
+                    effects = self._asker_waits(root, requester, ticket.id)
+            effects += [self._publish_delegation(line, ticket, "queued"), self._activity(line)]
             effects += self._advance(line)
             running = line.session_id is not None or line.headless
             queued = [t.id for t in line.mailbox.waiting()]
@@ -329,7 +330,7 @@ class OrchestratorService:
             line.waiters.pop(ticket_id, None)
             effects = [self._activity(line)]
             if ticket is not None:
-                self._ask_over(line.root, ticket)
+                effects += self._ask_over(line.root, ticket)
                 effects.append(self._publish_delegation(line, ticket, "failed", exc.code))
         self._run(effects)
 
@@ -352,7 +353,7 @@ class OrchestratorService:
         gone = withdraw_ask(line.mailbox, ticket_id)
         if gone.ticket is None:
             return effects
-        self._ask_over(line.root, gone.ticket)
+        effects += self._ask_over(line.root, gone.ticket)
         if gone.kind == "orphaned":
             line.orphaned.add(ticket_id)
         log.info("%s: ask %s to %s withdrawn (%s): %s", line.root, ticket_id, line.name,
@@ -360,29 +361,47 @@ class OrchestratorService:
         return effects + [self._publish_delegation(line, gone.ticket, "failed", CANCELLED),
                           self._activity(line)]
 
-    def _asker_waits(self, root: str, requester: str, ticket_id: str) -> None:
-        """Agent `requester` now waits on `ticket_id`: its own turn's clock stops meanwhile."""
+    def _asker_waits(self, root: str, requester: str, ticket_id: str) -> list[Effect]:
+        """Agent `requester` now waits on `ticket_id`: its own turn's clock stops meanwhile.
+        Asking outside any turn IdeA gave it (its human typed `idea ask`, or asked it to ask),
+        it is busy until the answer: no task is typed into a terminal blocked in its own ask."""
         asker = self._lines.get((root, requester))
-        if asker is None or asker.mailbox.current is None:
-            return
+        if asker is None:
+            return []
         asker.asking.add(ticket_id)
+        if asker.mailbox.current is None:
+            if asker.activity != "idle":
+                return []
+            asker.activity = "busy"
+            return [self._activity(asker)]
         if asker.turn_timer is not None:
             asker.turn_timer.cancel()
             asker.turn_timer = None
             asker.turn_left = max(0.0, asker.turn_deadline - self._scheduler.monotonic())
+        return []
 
-    def _ask_over(self, root: str, ticket: Ticket) -> None:
+    def _ask_over(self, root: str, ticket: Ticket) -> list[Effect]:
         """`ticket` (an ask) is answered or gone: out of the wait-for graph, and the asker's
-        clock runs again once it waits on nothing else."""
+        clock runs again once it waits on nothing else; an asker that asked outside a turn is
+        idle again and takes its next task."""
         self._graph.remove(ticket.id)
         if ticket.requester is None:
-            return
+            return []
         asker = self._lines.get((root, ticket.requester))
         if asker is None or ticket.id not in asker.asking:
-            return
+            return []
         asker.asking.discard(ticket.id)
-        if not asker.asking and asker.turn_left is not None and asker.mailbox.current:
+        if asker.asking:
+            return []
+        if asker.mailbox.current is None:
+            effects: list[Effect] = []
+            if asker.activity == "busy" and asker.session_id is not None:
+                asker.activity = "idle"
+                effects.append(self._activity(asker))
+            return effects + self._advance(asker)
+        if asker.turn_left is not None:
             self._arm_turn(asker, asker.turn_left)
+        return []
 
     def _arm_turn(self, line: AgentLine, seconds: float) -> None:
         """The current turn has `seconds` left (its timer restarts)."""
@@ -493,8 +512,8 @@ class OrchestratorService:
             return []
         if line.session_id is None:
             return self._advance_headless(line) if line.headless else []
-        if line.activity != "idle":
-            return []
+        if line.activity != "idle" or line.asking:
+            return []  # busy, or blocked in its own ask (`_asker_waits`)
         ticket = line.mailbox.start_next()
         if ticket is None:
             return []
@@ -634,7 +653,7 @@ class OrchestratorService:
             if waiter is not None:
                 effects.append(partial(waiter.settle, outcome))
             if ticket.kind == "ask":
-                self._ask_over(line.root, ticket)
+                effects += self._ask_over(line.root, ticket)
             orphaned = ticket.id in line.orphaned  # reported failed when its asker left
             line.orphaned.discard(ticket.id)
             if orphaned:
@@ -729,7 +748,7 @@ class OrchestratorService:
                 waiter = line.waiters.pop(current.id, None)
                 effects = [partial(waiter.settle, outcome)] if waiter is not None else []
                 if current.kind == "ask":
-                    self._ask_over(line.root, current)
+                    effects += self._ask_over(line.root, current)
                 if current.id not in line.orphaned:  # reported already when its asker left
                     effects.append(self._publish_delegation(line, current, "failed", TIMEOUT))
                 self._arm_turn(line, self._config.turn_timeout_s)
@@ -818,7 +837,7 @@ class OrchestratorService:
             for ticket in list(line.mailbox.waiting()):  # askers would wait for nobody
                 if ticket.kind == "ask":
                     line.mailbox.withdraw(ticket.id)
-                    self._ask_over(line.root, ticket)
+                    effects += self._ask_over(line.root, ticket)
                     waiter = line.waiters.pop(ticket.id, None)
                     outcome = Outcome(code=NO_REPLY, message=f"{line.name} exited before "
                                                              "getting to this task")

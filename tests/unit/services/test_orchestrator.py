@@ -236,6 +236,27 @@ def test_the_clock_of_a_turn_stops_while_its_agent_waits_on_its_own_ask() -> Non
     assert err.value.code == "TIMEOUT"
 
 
+def test_an_agent_blocked_in_its_own_ask_outside_a_turn_gets_no_task_until_it_is_answered(
+) -> None:
+    """Its human typed `idea ask Beta …` in Alpha's terminal: a task for Alpha typed now would
+    land in the blocked command's input. Alpha is busy until Beta answers, then gets it."""
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    alpha = a["Alpha"].agent_id
+    ask = Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "part"})
+    wait_until(lambda: "part" in injected(w, a["Beta"].session_id))
+    assert w.s.orchestrator.queue_depth(ROOT, alpha) == ("busy", 0)
+    out = w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.message",
+                                                    "target": "Alpha", "text": "note this"})
+    assert out["position"] == 1  # queued, not typed into the waiting `idea ask`
+    assert "note this" not in injected(w, a["Alpha"].session_id)
+    w.s.orchestrator.dispatch(ROOT, a["Beta"], {"type": "agent.reply", "result": "done"})
+    assert ask.result()["reply"] == "done"
+    wait_until(lambda: "note this" in injected(w, a["Alpha"].session_id))
+    busy = [e.activity for e in w.timeline.of(AgentActivityChanged) if e.agent_id == alpha]
+    assert busy[-3:] == ["busy", "idle", "busy"]  # asking, answered, the message's turn
+
+
 def test_a_reply_names_the_current_ticket_or_nothing() -> None:
     w = world()
     a = setup(w, "Alpha", "Beta")
