@@ -56,6 +56,7 @@ def test_pair_logs_the_matrix_and_an_escalation(launch, tmp_path: Path) -> None:
     assert [(t["role"], t["text"]) for t in pair] == [("prompt", "compute 2+3"),
                                                        ("response", "5")]
     assert pair[0]["source"] == {"kind": "agent", "agentId": ids["Alpha"]}
+    assert pair[0]["ticketKind"] == "ask" and "ticketKind" not in pair[1]
     handoff = project / ".ideai" / "conversations" / alpha_beta / "handoff.md"
     assert handoff.exists() and "compute 2+3" in handoff.read_text()
     user_log = log_of(project, user_beta)
@@ -74,6 +75,8 @@ def test_pair_logs_the_matrix_and_an_escalation(launch, tmp_path: Path) -> None:
     turns = dialog.locator('[data-testid="turn"]')
     wait_for(lambda: turns.count() == 2, what="the pair's two turns")
     assert "compute 2+3" in turns.nth(0).inner_text() and "5" in turns.nth(1).inner_text()
+    roles = turns.locator('[data-testid="turn-role"]')
+    assert [roles.nth(i).inner_text() for i in range(2)] == ["asked", "answered"]
     shown = dialog.locator('[data-testid="handoff"]')
     shown.locator("summary").click()  # folded at first
     wait_for(lambda: "compute 2+3" in shown.inner_text(), what="the handoff unfolded")

@@ -67,7 +67,7 @@ class ConversationService:
         """The task of `ticket` reached its target: the pair's log gets it (raw, without the
         `[IdeA · …]` prefix)."""
         self._append(root, ticket.requester, ticket.target, ticket.requester, "prompt",
-                     ticket.text)
+                     ticket.text, ticket.kind)
 
     def response(self, root: str, ticket: Ticket, text: str) -> None:
         """The target answered `ticket` with `text`: logged, and the handoff folded."""
@@ -77,11 +77,10 @@ class ConversationService:
             self.refold(root, conversation)
 
     def _append(self, root: str, a: str | None, b: str | None, speaker: str | None, role: str,
-                text: str) -> str | None:
+                text: str, kind: str | None = None) -> str | None:
         conversation = conversation_id(a, b)
         turn = Turn(id=self._ids.new_id(), conversation=conversation, at_ms=self._clock.now_ms(),
-                    source=source_of(speaker), role=role,
-                    text=text)
+                    source=source_of(speaker), role=role, text=text, ticket_kind=kind)
         folder = self.folder(root, conversation)
         try:
             with self._lock(root, conversation):

@@ -57,6 +57,10 @@ def test_a_torn_last_line_is_ignored_and_the_next_turn_still_logs(
     service.response(root, ticket, "second")
     assert [t.text for t in service.turns(root, conversation_id(A, B))] == ["first", "second"]
     assert log.read_text().splitlines()[1] == '{"id":"torn","conversation":"'  # kept as it was
+    service.prompt(root, Ticket("t2", "message", B, A, "A", "fyi"))
+    kinds = [(t.role, t.ticket_kind) for t in service.turns(root, conversation_id(A, B))]
+    assert kinds == [("prompt", "ask"), ("response", None), ("prompt", "message")]
+    assert '"ticketKind":"message"' in log.read_text().splitlines()[-1]
     handoff = service.handoff(root, conversation_id(A, B))
     assert handoff is not None and "- **Response:** second" in handoff
 

@@ -48,7 +48,8 @@ class Source(BaseModel):
 
 
 class Turn(BaseModel):
-    """One line of `log.jsonl`."""
+    """One line of `log.jsonl`. `ticket_kind` (IdeA's addition, absent from the original's
+    lines and from answers): whether a prompt was an ask (an answer awaited) or a message."""
 
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True,
                               extra="allow")
@@ -58,6 +59,7 @@ class Turn(BaseModel):
     source: Source
     role: Role
     text: str
+    ticket_kind: Literal["ask", "message"] | None = None
 
     def line(self) -> str:
         """The JSON line (compact, non-ASCII kept, no newline)."""

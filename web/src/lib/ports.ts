@@ -405,6 +405,8 @@ export interface Turn {
   source: TurnSource;
   role: 'prompt' | 'response';
   text: string;
+  /** A prompt's ticket: an ask (an answer awaited) or a message; absent in older logs. */
+  ticketKind?: 'ask' | 'message';
 }
 
 /** `conversations.read`: the pair's turns, oldest first, and its `handoff.md` (if any). */

@@ -11,6 +11,7 @@ import {
   matchSummary,
   matchingTurnIds,
   peerLabel,
+  roleLabel,
   speakerLabel,
 } from './conversation-view';
 
@@ -26,6 +27,15 @@ describe('parties', () => {
     expect(peerLabel('gone', nameOf)).toBe('Unknown agent (gone)');
     expect(speakerLabel({ kind: 'human' }, nameOf)).toBe('You');
     expect(speakerLabel({ kind: 'agent', agentId: 'a1' }, nameOf)).toBe('Alpha');
+  });
+});
+
+describe('roles', () => {
+  it('says asked for an ask (or an older log), messaged for a message, answered', () => {
+    expect(roleLabel({ role: 'prompt', ticketKind: 'ask' })).toBe('asked');
+    expect(roleLabel({ role: 'prompt' })).toBe('asked');
+    expect(roleLabel({ role: 'prompt', ticketKind: 'message' })).toBe('messaged');
+    expect(roleLabel({ role: 'response' })).toBe('answered');
   });
 });
 

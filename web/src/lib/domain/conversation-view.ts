@@ -19,6 +19,15 @@ export function speakerLabel(source: TurnSource, nameOf: NameOf): string {
   return source.kind === 'human' ? 'You' : peerLabel(source.agentId, nameOf);
 }
 
+/**
+ * What a turn's speaker did: "asked" (an ask, or a prompt of an older log that does not say),
+ * "messaged" (a message: no answer awaited), "answered".
+ */
+export function roleLabel(turn: Pick<Turn, 'role' | 'ticketKind'>): string {
+  if (turn.role === 'response') return 'answered';
+  return turn.ticketKind === 'message' ? 'messaged' : 'asked';
+}
+
 /** The search, as typed: blank = no search. Case-insensitive, Unicode-aware. */
 export function searchPattern(query: string): RegExp | null {
   const needle = query.trim();
