@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from e2e.test_agents import create_agent
 from e2e.ui import active_root, cells, leaf_nodes, open_shell, type_in, wait_for, wait_terminal
 
 
@@ -81,6 +82,36 @@ def test_palette_lists_every_command_with_its_shortcut_and_runs_one(launch, tmp_
     page.keyboard.press("Escape")
     wait_for(lambda: palette.count() == 0, what="palette closed")
     assert cells(page).count() == 2
+
+
+def test_the_palette_launches_an_agent_in_the_focused_cell_and_goes_back_to_it(
+        launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    app = launch(project=tmp_path / "proj")
+    page = app.page
+    create_agent(page, "Scribe", "Shell", "You take notes.")
+    cells(page).first.locator('[data-testid="open-shell"]').wait_for()  # empty, focused
+    page.keyboard.press("Control+Shift+P")
+    page.keyboard.type("scribe launch")
+    palette = page.locator('[data-testid="command-palette"]')
+    first = palette.locator('[data-testid="palette-item"]').first
+    assert first.inner_text().startswith("Scribe: launch in the focused cell")
+    page.keyboard.press("Enter")
+    session = wait_for(lambda: cells(page).first.get_attribute("data-session-id"),
+                       what="Scribe launched in the cell")
+    scribe = page.locator('[data-testid="agent-item"]:has-text("Scribe") .dot.running')
+    scribe.wait_for()  # the agent runs there, not a shell
+    type_in(page, cells(page).first, "echo scribe-$((5*5))\n")
+    wait_terminal(page, session, "scribe-25")
+
+    page.keyboard.press("Control+Shift+P")
+    page.keyboard.type("scribe")
+    commands = palette.locator('[data-testid="palette-item"]')
+    wait_for(lambda: commands.first.get_attribute("data-command", timeout=1000) or "",
+             what="agent entries")
+    listed = [commands.nth(i).get_attribute("data-command") or "" for i in range(commands.count())]
+    assert any(c.startswith("agent:go:") for c in listed), listed
+    assert not any(c.startswith("agent:launch:") for c in listed), listed
+    page.keyboard.press("Escape")
 
 
 def test_find_in_scrollback_counts_and_closes_back_to_the_terminal(launch, tmp_path: Path) -> None:

@@ -77,6 +77,7 @@ export class ProjectTab {
   #focusRequest = $state<string | null>(null);
   #cellNotices = $state.raw<Record<string, CellNotice>>({});
   #pendingLaunchAgentId = $state<string | null>(null);
+  #sendTaskAgentId = $state<string | null>(null);
   #delegations = $state.raw<Record<string, DelegationDTO>>({});
   /** Something happened out of sight (an agent finished, waits…): the tab shows a dot. */
   #attention = $state(false);
@@ -238,6 +239,19 @@ export class ProjectTab {
 
   openConversations(agentId: string): void {
     this.#conversationsAgentId = agentId;
+  }
+
+  /** The agent a "Send a task…" opened from the palette is for (the window shows the dialog). */
+  get sendTaskAgentId(): string | null {
+    return this.#sendTaskAgentId;
+  }
+
+  openSendTask(agentId: string): void {
+    this.#sendTaskAgentId = agentId;
+  }
+
+  closeSendTask(): void {
+    this.#sendTaskAgentId = null;
   }
 
   closeConversations(): void {

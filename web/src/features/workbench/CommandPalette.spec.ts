@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { leaves } from '../../lib/domain/layout-tree';
-import { harness, openProject, project, settle } from '../../test/harness';
+import { agent, harness, openProject, project, settle } from '../../test/harness';
 import { COMMANDS, commandFor, shortcutOf } from './commands';
 
 const press = (code: string, mods: Partial<KeyboardEventInit> = {}) =>
@@ -113,6 +113,50 @@ describe('CommandPalette', () => {
     await fireEvent.click(within(first).getByTestId('maximize-cell'));
     expect(first).not.toHaveAttribute('data-maximized');
     expect(leaves(h.workspace.activeTab!.layoutRoot)).toHaveLength(2);
+  });
+});
+
+describe('agent entries', () => {
+  const openPalette = async (query: string) => {
+    await fireEvent.click(screen.getByTestId('open-palette'));
+    const input = await screen.findByTestId('palette-input');
+    await fireEvent.input(input, { target: { value: query } });
+    return input;
+  };
+
+  it('launch an agent in the focused empty cell, then go to it; send a task; conversations', async () => {
+    const h = harness({ projects: [project('/p', { agents: [agent('a1', 'Alpha'), agent('a2', 'Beta')] })] });
+    await openProject(h);
+    const input = await openPalette('Alpha launch');
+    const first = screen.getAllByTestId('palette-item')[0];
+    expect(first.dataset.command).toBe('agent:launch:a1');
+    expect(first).toHaveTextContent('Alpha: launch in the focused cell');
+    expect(first).toHaveAttribute('aria-disabled', 'false');
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    await waitFor(() => expect(h.gateway.callsOf('agents.launch')).toHaveLength(1));
+    expect(h.gateway.callsOf('agents.launch')[0].slice(0, 3)).toEqual(['/p', 'a1', 'n1']);
+    await settle();
+
+    await openPalette('Alpha');
+    const ids = screen.getAllByTestId('palette-item').map((i) => i.dataset.command);
+    expect(ids).toContain('agent:go:a1');
+    expect(ids).not.toContain('agent:launch:a1');
+    await fireEvent.keyDown(screen.getByTestId('palette-input'), { key: 'Escape' });
+
+    // The focused cell is busy now: Beta cannot be launched into it.
+    await openPalette('Beta launch');
+    expect(screen.getAllByTestId('palette-item')[0]).toHaveAttribute('aria-disabled', 'true');
+    await fireEvent.input(screen.getByTestId('palette-input'), { target: { value: 'Beta send a task' } });
+    await fireEvent.keyDown(screen.getByTestId('palette-input'), { key: 'Enter' });
+    expect(await screen.findByTestId('send-dialog')).toHaveTextContent('Send a task to Beta');
+  });
+
+  it('lists none without agents', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+    await openPalette('');
+    const ids = screen.getAllByTestId('palette-item').map((i) => i.dataset.command ?? '');
+    expect(ids.some((id) => id.startsWith('agent:'))).toBe(false);
   });
 });
 

@@ -19,11 +19,14 @@ export const DEFAULT_SETTINGS: Settings = {
 
 /** One line of the command palette. */
 export interface PaletteEntry {
-  id: CommandId;
+  /** A `CommandId`, or `agent:<verb>:<agentId>` for an agent of the active project. */
+  id: string;
   label: string;
   shortcut: string;
   /** False when it cannot apply now (no project open, no session in the cell…). */
   enabled: boolean;
+  /** What an agent entry does (a command runs through `run(id)`). */
+  action?: () => void;
 }
 
 /**
@@ -42,6 +45,7 @@ export class Workbench {
   #sessionsRequest = $state(0);
   /** A cell asked (palette, keyboard) to open a shell: it does, at its own size. */
   #shellRequest = $state<string | null>(null);
+  #launchRequest = $state<{ nodeId: string; agentId: string } | null>(null);
   /** `new-layout` asked the project's layout bar (`root`) for its name dialog; `n` counts the asks. */
   #newLayoutRequest = $state.raw<{ root: string; n: number } | null>(null);
 
@@ -178,7 +182,60 @@ export class Workbench {
 
   /** Every command, as the palette lists it (enabled or not, in the keymap's order). */
   paletteEntries(): PaletteEntry[] {
-    return COMMANDS.map((c) => ({ id: c.id, label: c.label, shortcut: shortcutOf(c.id), enabled: this.canRun(c.id) }));
+    const commands = COMMANDS.map((c) => ({ id: c.id, label: c.label, shortcut: shortcutOf(c.id), enabled: this.canRun(c.id) }));
+    return [...commands, ...this.#agentEntries()];
+  }
+
+  /** Runs a palette line: its action, or the command it names. */
+  runEntry(entry: PaletteEntry): void {
+    if (entry.action) entry.action();
+    else this.run(entry.id as CommandId);
+  }
+
+  /**
+   * The active project's agents in the palette: launch in the focused cell (it must be empty;
+   * a detached agent is shown there again) or go to its cell, send a task, its conversations.
+   */
+  #agentEntries(): PaletteEntry[] {
+    const tab = this.#workspace.activeTab;
+    if (!tab) return [];
+    const nodeId = tab.targetNodeId();
+    const emptyCell = nodeId !== null && findLeaf(tab.layoutRoot, nodeId)?.session == null;
+    return tab.agents.flatMap((agent) => {
+      const id = agent.agentId;
+      const cell = agent.running ? tab.cellOfAgent(id) : null;
+      const place: PaletteEntry = cell
+        ? { id: `agent:go:${id}`, label: `${agent.name}: go to its cell`, shortcut: '', enabled: true, action: () => tab.goToCell(cell) }
+        : {
+            id: `agent:launch:${id}`,
+            label: `${agent.name}: ${agent.running ? 'show' : 'launch'} in the focused cell`,
+            shortcut: '',
+            enabled: emptyCell,
+            action: () => {
+              if (nodeId) this.#launchRequest = { nodeId, agentId: id };
+            },
+          };
+      return [
+        place,
+        { id: `agent:task:${id}`, label: `${agent.name}: send a task…`, shortcut: '', enabled: true, action: () => tab.openSendTask(id) },
+        {
+          id: `agent:conversations:${id}`,
+          label: `${agent.name}: conversations…`,
+          shortcut: '',
+          enabled: true,
+          action: () => tab.openConversations(id),
+        },
+      ];
+    });
+  }
+
+  /** The palette asked cell `nodeId` to launch (or show) agent `agentId`; its cell does it. */
+  get launchRequest(): { nodeId: string; agentId: string } | null {
+    return this.#launchRequest;
+  }
+
+  launchRequestDone(nodeId: string): void {
+    if (this.#launchRequest?.nodeId === nodeId) this.#launchRequest = null;
   }
 
   canRun(id: CommandId): boolean {
