@@ -229,10 +229,11 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     headless = HeadlessTurns(projects, launch, load_profiles, a.sessions, credentials,
                              a.tokens, conversations, escalations, events, a.clock.now_ms,
                              config.orchestration.turn_timeout_s)
+    inspector = a.terminals if isinstance(a.terminals, ProcessInspector) else None
     orchestrator = OrchestratorService(projects, agents, load_profiles, a.terminals, views,
                                        events, a.ids, a.scheduler, conversations,
                                        AccessControl(projects, ReadPersona(a.fs)), escalations,
-                                       a.fs, config.orchestration, headless)
+                                       a.fs, config.orchestration, headless, inspector)
     events.subscribe(orchestrator.on_event)
     output.tap(orchestrator.on_output)
     doors = [factory(orchestrator, credentials) for factory in a.doors]
@@ -262,7 +263,6 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
         keeper=keeper,
     )
     # -- the workspace (issue 9: windows, tabs, restore)
-    inspector = a.terminals if isinstance(a.terminals, ProcessInspector) else None
     workspace = WorkspaceService(JsonWorkspaceStore(a.fs, data), events, projects, output,
                                  inspector)
     return Container(config, a, services, workspace, doors, inspector)

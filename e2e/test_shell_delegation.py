@@ -8,6 +8,7 @@ at once."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from e2e.test_delegation import activity, card, launch_pair
@@ -74,3 +75,29 @@ def test_a_task_reaches_a_shell_agent_visibly_and_never_runs(launch, tmp_path: P
     type_in(page, cells(page).nth(1), f'idea reply --ticket {second} "ok"\n')
     wait_terminal(page, alpha, "asked-again", timeout_s=30)
 
+
+
+def test_a_task_waits_while_a_program_runs_in_the_shell_agents_terminal(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Trial finding: a task for a Shell agent running `python3` was typed into Python (an
+    error there, the task lost). It waits until the shell is back at its prompt."""
+    app = launch(project=tmp_path / "proj")
+    page = app.page
+    alpha, gamma = launch_pair(page, "Shell", "Alpha", "Gamma")
+    for index, session in ((0, alpha), (1, gamma)):
+        type_in(page, cells(page).nth(index), "PS1='$ '; echo ready-$((20+1))\n")
+        wait_terminal(page, session, "ready-21")
+    wait_for(lambda: activity(page, "Gamma") == "idle", what="Gamma settled")
+    type_in(page, cells(page).nth(1), "python3 -q\n")
+    wait_terminal(page, gamma, ">>>")
+
+    type_in(page, cells(page).nth(0), "idea message Gamma 'after-python' && echo sent-$((2*3))\n")
+    wait_terminal(page, alpha, "sent-6", timeout_s=30)
+    wait_for(lambda: card(page, "Gamma").locator('[data-testid="agent-queue"]').count() == 1,
+             what="the message queued while python3 runs")
+    time.sleep(2.5)  # two re-checks: still not typed into Python
+    assert "after-python" not in terminal_text(page, gamma)
+
+    type_in(page, cells(page).nth(1), "exit()\n")
+    text = wait_terminal(page, gamma, "] after-python'", timeout_s=30)
+    assert "SyntaxError" not in text and "NameError" not in text
+    wait_for(lambda: activity(page, "Gamma") == "idle", timeout_s=15, what="Gamma idle again")

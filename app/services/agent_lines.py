@@ -92,6 +92,8 @@ class AgentLine:
     turn_left: float | None = None
     #: Tickets this agent asked others and still waits on (its own turn's clock stops).
     asking: set[str] = field(default_factory=set)
+    #: A shell terminal runs a program (its next task waits): a re-check is scheduled.
+    program_check: bool = False
     #: Its asker got TIMEOUT; the turn goes on until the CLI looks done (no task is typed
     #: into a CLI still at work), at most one more timeout.
     overdue: bool = False

@@ -67,7 +67,14 @@ from app.core.events import (
     SessionExited,
     SessionStarted,
 )
-from app.core.ports import EventSink, FileSystem, Hangup, IdSource, TerminalHost
+from app.core.ports import (
+    EventSink,
+    FileSystem,
+    Hangup,
+    IdSource,
+    ProcessInspector,
+    TerminalHost,
+)
 from app.core.usecases.profiles import LoadProfiles
 from app.core.usecases.project_files import require_manifest
 from app.core.usecases.project_state import ideai_path
@@ -92,7 +99,8 @@ DEFAULT_SUBMIT_DELAY_MS = 60
 class OrchestrationConfig:
     """Times in seconds: the per-turn timeout; how long a just-launched CLI must stay quiet
     (after printing something) to count as ready, and the most a launch may take to settle;
-    how long a reply may still come after the turn looked finished (prompt back, stop hook)."""
+    how long a reply may still come after the turn looked finished (prompt back, stop hook);
+    how often a shell terminal running a program is looked at again for its next task."""
 
     turn_timeout_s: float = 300.0
     capacity: int = DEFAULT_CAPACITY
@@ -100,6 +108,7 @@ class OrchestrationConfig:
     settle_max_s: float = 15.0
     settle_poll_s: float = 0.25
     reply_grace_s: float = 1.5
+    program_poll_s: float = 1.0
 
 
 class OrchestratorService:
@@ -110,8 +119,10 @@ class OrchestratorService:
                  ids: IdSource, scheduler: Scheduler, conversations: ConversationService,
                  access: AccessControl, escalations: Escalations, files: FileSystem,
                  config: OrchestrationConfig = OrchestrationConfig(),
-                 headless: HeadlessTurns | None = None) -> None:
+                 headless: HeadlessTurns | None = None,
+                 inspector: ProcessInspector | None = None) -> None:
         self._projects, self._agents, self._profiles = projects, agents, profiles
+        self._inspector = inspector
         self._files, self._headless = files, headless
         self._conversations, self._access, self._escalations = conversations, access, escalations
         self._terminals, self._views, self._events = terminals, views, events
@@ -514,6 +525,8 @@ class OrchestratorService:
             return self._advance_headless(line) if line.headless else []
         if line.activity != "idle" or line.asking:
             return []  # busy, or blocked in its own ask (`_asker_waits`)
+        if self._runs_a_program(line):
+            return []
         ticket = line.mailbox.start_next()
         if ticket is None:
             return []
@@ -532,6 +545,28 @@ class OrchestratorService:
                                    task_file_text(ticket, line.task_input)))
         line.delivery = Delivery(ticket.id, text)
         return effects + self._route(line)
+
+    def _runs_a_program(self, line: AgentLine) -> bool:
+        """A shell terminal whose shell is not at its prompt (`vim`, `python3`, a build in the
+        foreground) would get the task as that program's input: its next task waits, looked
+        at again every `program_poll_s` (ADR 019)."""
+        session = line.session_id
+        if line.task_input != "shell" or self._inspector is None or session is None \
+                or line.mailbox.depth == 0:
+            return False
+        if self._inspector.foreground(session) is None:
+            return False
+        if not line.program_check:
+            line.program_check = True
+            self._scheduler.call_later(self._config.program_poll_s,
+                                       lambda: self._program_checked(line, session))
+        return True
+
+    def _program_checked(self, line: AgentLine, session: str) -> None:
+        with self._lock:
+            line.program_check = False
+            effects = self._advance(line) if line.session_id == session else []
+        self._run(effects)
 
     def _advance_headless(self, line: AgentLine) -> list[Effect]:
         """No terminal, a structured profile: the next ticket runs as a headless turn."""

@@ -139,6 +139,13 @@ class FakeTerminalHost:
         self.flow: dict[str, bool] = {}
         self.windows: list[tuple[str, int, int]] = []
         self.units: dict[str, int] = {}
+        self.running: dict[str, str] = {}  # session → its foreground program (ProcessInspector)
+
+    def foreground(self, session_id: str) -> str | None:
+        return self.running.get(session_id)
+
+    def cwd(self, session_id: str) -> str | None:
+        return None
 
     def set_listener(self, listener: TerminalListener) -> None:
         self.listener = listener

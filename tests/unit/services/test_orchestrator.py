@@ -257,6 +257,25 @@ def test_an_agent_blocked_in_its_own_ask_outside_a_turn_gets_no_task_until_it_is
     assert busy[-3:] == ["busy", "idle", "busy"]  # asking, answered, the message's turn
 
 
+def test_a_shell_running_a_program_gets_its_task_once_back_at_its_prompt() -> None:
+    """`python3` runs in the Shell agent's terminal: the task typed now would be Python's
+    input, lost. It waits, queued, until the shell is in the foreground again."""
+    w = world()
+    a = setup(w, "Alpha")
+    session = a["Alpha"].session_id
+    w.host.running[session] = "python3"
+    out = w.s.orchestrator.dispatch(ROOT, User(), {"type": "agent.message", "target": "Alpha",
+                                                    "text": "note this"})
+    assert out["position"] == 1
+    w.clock.advance(5)
+    assert "note this" not in injected(w, session)
+    assert w.s.orchestrator.queue_depth(ROOT, a["Alpha"].agent_id) == ("idle", 1)
+    del w.host.running[session]  # python3 exited: bash is at its prompt
+    w.clock.advance(1)
+    wait_until(lambda: "note this" in injected(w, session))
+    assert injected(w, session).startswith(": '[IdeA · ")  # the shell's no-op
+
+
 def test_a_reply_names_the_current_ticket_or_nothing() -> None:
     w = world()
     a = setup(w, "Alpha", "Beta")
