@@ -251,3 +251,33 @@ def test_a_start_with_a_broken_layouts_file_keeps_the_shells_for_when_it_is_fixe
     page = launch(data_dir=data).page
     text = wait_terminal(page, shell, "restored: output of this shell")
     assert text.index("kept-across-42") < text.index("restored: output of this shell")
+
+
+WRAP_THEN_UP = ("printf 'top-line\\n%0*d' $(( $(stty size | cut -d' ' -f2) * 2 )) 0; "
+                "printf '\\033[1A\\rUP\\n'; echo printed-$((5+5))\n")
+
+
+def test_a_restored_shell_replays_its_output_at_the_width_it_had(launch, tmp_path: Path) -> None:
+    # Trial finding: a shell restored in a wider cell showed its old output garbled, replayed
+    # at the new width. Here a row of 2 × COLS zeros written at half width, then "cursor up":
+    # at that width it goes up into the zeros; at full width it would overwrite `top-line`.
+    project, data = tmp_path / "proj", tmp_path / "data"
+    project.mkdir()
+    app = launch(project=project, data_dir=data)
+    page = app.page
+    shell = open_shell(page, cells(page).first)
+    type_in(page, cells(page).first, "PS1='$ '\n")
+    page.keyboard.press("Control+Shift+D")  # split: the shell's cell is half as wide
+    wait_for(lambda: cells(page).count() == 2, what="two cells")
+    type_in(page, cells(page).first, WRAP_THEN_UP)
+    text = wait_terminal(page, shell, "printed-10")
+    assert "top-line" in text and "UPp-line" not in text
+    cells(page).nth(1).locator('[data-testid="close-cell"]').click()  # the empty one
+    wait_for(lambda: cells(page).count() == 1, what="one cell again, full width")
+    sigterm(app)
+    [kept] = json.loads((data / "workspace.json").read_text())["restoredShells"]
+    assert len({s["cols"] for s in kept["sizes"]}) >= 2, kept["sizes"]
+
+    page = launch(data_dir=data).page
+    text = wait_terminal(page, shell, "restored: output of this shell")
+    assert "top-line" in text and "UPp-line" not in text, text

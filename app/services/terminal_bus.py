@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from app.core.domain.scrollback import SCROLLBACK_CHARS, ScrollbackRing
@@ -161,18 +161,31 @@ class TerminalOutputBus:
         with self._lock:
             self._streams.pop(session_id, None)
 
-    def seed(self, session_id: str, text: str) -> None:
+    def seed(self, session_id: str, text: str, sizes: Sequence[SizeMark] = ()) -> None:
         """Start a session's ring with `text` (a restored shell's previous output), before
         the session produces anything; offsets are unchanged (views repaint it as
-        scrollback)."""
+        scrollback), `sizes` (relative to `text`, as `scrollback_sized` gave them) are the
+        PTY sizes it was produced at, so a view replays it at them."""
         with self._lock:
-            self._stream(session_id).ring.append(text)
+            stream = self._stream(session_id)
+            stream.ring.append(text)
+            start = stream.end - _utf16_len(stream.ring.text())
+            stream.sizes = [(start + m.at, m.cols, m.rows) for m in sizes
+                            if m.at <= _utf16_len(text)] + stream.sizes
 
     def scrollback(self, session_id: str) -> str:
         """The session's kept recent output (`""` when it has none)."""
+        return self.scrollback_sized(session_id)[0]
+
+    def scrollback_sized(self, session_id: str) -> tuple[str, tuple[SizeMark, ...]]:
+        """The session's kept recent output and the PTY sizes it was produced at (relative
+        to that text, oldest first; empty when unknown), read at once."""
         with self._lock:
             stream = self._streams.get(session_id)
-            return stream.ring.text() if stream is not None else ""
+            if stream is None:
+                return "", ()
+            text = stream.ring.text()
+            return text, _marks(stream, text)
 
     def session_ids(self) -> list[str]:
         """Sessions with a ring (diagnostics and tests)."""

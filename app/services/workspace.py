@@ -15,6 +15,7 @@ from app.core.domain.workspace import (
     Bounds,
     RestoredShell,
     RunningAgent,
+    ScrollbackSize,
     WorkspaceDoc,
     root_key,
     shells_kept_at_quit,
@@ -24,7 +25,7 @@ from app.core.events import ProblemRaised
 from app.core.ports import EventSink, ProcessInspector, WorkspaceStore
 from app.core.usecases.workspace_tabs import CloseTab, DropTab, MoveTab, OpenTab, RecordQuit
 from app.services.open_projects import OpenProjects
-from app.services.terminal_bus import TerminalOutputBus
+from app.services.terminal_bus import SizeMark, TerminalOutputBus
 from app.services.terminals import TerminalService
 
 log = logging.getLogger(__name__)
@@ -173,14 +174,16 @@ class WorkspaceService:
                 continue
             cwd = (self._inspector.cwd(shell.session_id) if self._inspector
                    else None) or shell.root
-            text = self._output.scrollback(shell.session_id)
+            text, marks = self._output.scrollback_sized(shell.session_id)
             try:
                 name = self._store.write_scrollback(shell.session_id, text)
             except AppError as exc:
                 log.warning("scrollback of %s not kept: %s", shell.session_id, exc)
-                name = ""
+                name, marks = "", ()
+            sizes = tuple(ScrollbackSize(at=m.at, cols=m.cols, rows=m.rows) for m in marks)
             shells.append(RestoredShell(root=shell.root, session_id=shell.session_id,
-                                        cwd=cwd, scrollback=name, title=shell.title))
+                                        cwd=cwd, scrollback=name, sizes=sizes,
+                                        title=shell.title))
         agents = self.live_agents()
         shown = []
         for handle in self._projects.handles():
@@ -218,7 +221,8 @@ class WorkspaceService:
                 if self.restored_shells.pop(shell.session_id, None) is None:
                     continue
             text = self._store.read_scrollback(shell.scrollback) if shell.scrollback else ""
-            self._output.seed(shell.session_id, restored_banner(text))
+            sizes = [SizeMark(s.at, s.cols, s.rows) for s in shell.sizes]
+            self._output.seed(shell.session_id, restored_banner(text), sizes)
             for cwd in dict.fromkeys((shell.cwd, state.root)):
                 try:
                     terminals.open_shell(state.root, cells[shell.session_id], 80, 24, cwd,

@@ -95,15 +95,26 @@ class WindowEntry(Document):
         return [t.root for t in self.tabs]
 
 
+class ScrollbackSize(Document):
+    """From UTF-16 unit `at` of a saved scrollback on, its PTY was `cols` x `rows` cells."""
+
+    at: int = Field(ge=0)
+    cols: int = Field(ge=1)
+    rows: int = Field(ge=1)
+
+
 class RestoredShell(Document):
     """A plain shell alive at quit: its project, session id (the layout leaf names it), working
-    directory, the file (relative to the data dir) holding its saved scrollback and its title
-    (`bash 2`: it comes back under it; empty in files written before titles were kept)."""
+    directory, the file (relative to the data dir) holding its saved scrollback, the PTY sizes
+    that scrollback was produced at (oldest first; its view replays it at them, ADR 012) and
+    its title (`bash 2`: it comes back under it; empty in files written before titles were
+    kept)."""
 
     root: str
     session_id: str
     cwd: str
     scrollback: str = Field(default="", exclude_if=is_empty)
+    sizes: tuple[ScrollbackSize, ...] = Field(default=(), exclude_if=is_empty)
     title: str = Field(default="", exclude_if=is_empty)
 
 

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from app.adapters.stores.workspace_store import JsonWorkspaceStore
-from app.core.domain.sessions import SessionRecord
+from app.core.domain.sessions import SessionRecord, TerminalChunk
 from app.services.open_projects import OpenProjects
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.workspace import WorkspaceService
@@ -80,3 +80,33 @@ def test_a_shell_whose_cell_is_gone_or_whose_project_stayed_closed_is_handled_ap
     # Next run: alpha opens with readable layouts that no longer show s2; beta never opens.
     kept = service(fs, showing("/w/alpha", "s9")).record_quit()
     assert [s.session_id for s in kept.restored_shells] == ["s7"]  # beta's waits; s2 is gone
+
+
+def test_a_restored_shells_output_keeps_the_sizes_it_was_produced_at() -> None:
+    # Trial finding: a restored shell whose command line had wrapped at its old width showed
+    # garbled lines: its saved bytes were replayed at the new cell's width (ADR 012).
+    fs = FakeFileSystem({"/data"})
+    bus = TerminalOutputBus()
+    bus.sized("s2", 40, 10, from_start=True)
+    bus.output(TerminalChunk("s2", 0, 6, "$ ls\r\n"))
+    bus.sized("s2", 100, 30)
+    bus.output(TerminalChunk("s2", 6, 10, "a b\n"))
+    quitting = WorkspaceService(JsonWorkspaceStore(fs, "/data"), FakeEventSink(),
+                                showing("/w/alpha", "s2", SessionRecord("s2", "shell", "bash")),
+                                bus, FakeProcessInspector({}))
+    [kept] = quitting.record_quit().restored_shells
+    assert [(s.at, s.cols, s.rows) for s in kept.sizes] == [(0, 40, 10), (6, 100, 30)]
+
+    again = TerminalOutputBus()
+    started = WorkspaceService(JsonWorkspaceStore(fs, "/data"), FakeEventSink(),
+                               showing("/w/alpha", "s2"), again, FakeProcessInspector({}))
+
+    def open_shell(*_: Any) -> None:
+        again.sized("s2", 80, 24, from_start=True)  # the new shell, as the PTY host says
+
+    assert started.restore_shells("/w/alpha", SimpleNamespace(open_shell=open_shell)) == ["s2"]  # type: ignore[arg-type]
+    snapshot = again.attach("s2", "v", lambda _: None)
+    assert snapshot.scrollback.startswith("$ ls\r\na b\n")
+    banner = len(snapshot.scrollback.encode("utf-16-le")) // 2
+    assert [(m.at, m.cols, m.rows) for m in snapshot.sizes] == [
+        (0, 40, 10), (6, 100, 30), (banner, 80, 24)]

@@ -4,8 +4,14 @@ import { Terminal } from '@xterm/xterm';
 import { harness, settle } from '../../test/harness';
 import TerminalView from './TerminalView.svelte';
 
-type FakeTerminal = Terminal & { written: string[]; resizes: [number, number][]; emitData(data: string): void };
-const instances = () => (Terminal as unknown as { instances: FakeTerminal[] }).instances;
+type FakeTerminal = Terminal & {
+  written: string[];
+  resizes: [number, number][];
+  parsed: { text: string; cols: number; rows: number }[];
+  emitData(data: string): void;
+};
+const fakes = Terminal as unknown as { instances: FakeTerminal[]; asyncWrites: boolean };
+const instances = () => fakes.instances;
 
 function spawned(h: ReturnType<typeof harness>, scrollback = '$ ') {
   return h.gateway.seedSession({ sessionId: 's1', root: '/p', scrollback });
@@ -252,7 +258,7 @@ describe('TerminalView repaint at the PTY sizes', () => {
     render(TerminalView, { props: { sessionId: id }, context: h.context });
     await settle();
     const term = instances()[0];
-    expect(term.written.slice(0, 2)).toEqual(['wide part|', 'narrow part']);
+    expect(term.written.filter((w) => w !== '').slice(0, 2)).toEqual(['wide part|', 'narrow part']);
     expect(term.resizes).toEqual([
       [120, 40],
       [60, 20],
@@ -260,5 +266,29 @@ describe('TerminalView repaint at the PTY sizes', () => {
     ]);
     // Only the view's size reaches the PTY, never a replay size.
     expect(h.gateway.callsOf('terminals.resize')).toEqual([['s1', 80, 24]]);
+  });
+
+  it('parses each piece at its size though xterm.js parses writes later (a resize is at once)', async () => {
+    fakes.asyncWrites = true;
+    try {
+      const h = harness();
+      const id = h.gateway.seedSession({ sessionId: 's1', root: '/p', scrollback: 'narrow part|wide part' });
+      h.gateway.backend.sessions.get(id)!.sizes = [
+        { at: 0, cols: 40, rows: 10 },
+        { at: 12, cols: 140, rows: 40 },
+      ];
+      render(TerminalView, { props: { sessionId: id }, context: h.context });
+      await settle();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const term = instances()[0];
+      const pieces = term.parsed.filter((p) => p.text !== '').map((p) => [p.text, p.cols, p.rows]);
+      expect(pieces.slice(0, 2)).toEqual([
+        ['narrow part|', 40, 10],
+        ['wide part', 140, 40],
+      ]);
+      expect([term.cols, term.rows]).toEqual([80, 24]); // then the view's size
+    } finally {
+      fakes.asyncWrites = false;
+    }
   });
 });

@@ -7,7 +7,7 @@ import { ContextBudget } from '../../lib/domain/context-budget';
 import { AtlasBudget } from '../../lib/domain/atlas-budget';
 import { IdleCollector, exposedGc } from '../../lib/domain/idle-collector';
 import { SearchAddon, type ISearchOptions } from '@xterm/addon-search';
-import { repaintSteps } from '../../lib/domain/repaint';
+import { repaintSteps, type RepaintStep } from '../../lib/domain/repaint';
 import { ScrollKeeper } from '../../lib/domain/scroll-keeper';
 import { unseenPart, type PendingChunk } from '../../lib/domain/attach-merge';
 import { KeystrokeSequences } from '../../lib/domain/keystroke-sequence';
@@ -812,13 +812,24 @@ export class TerminalHub {
     const { term } = entry;
     const steps = repaintSteps(scrollback, sizes);
     const [viewCols, viewRows] = [term.cols, term.rows];
-    for (const step of steps) {
-      if (step.cols > 0 && (step.cols !== term.cols || step.rows !== term.rows)) term.resize(step.cols, step.rows);
-      term.write(step.text);
+    const sized = (step: RepaintStep) => step.cols === 0 || (step.cols === viewCols && step.rows === viewRows);
+    if (steps.every(sized)) {
+      for (const step of steps) term.write(step.text);
+      return;
     }
-    if (term.cols === viewCols && term.rows === viewRows) return;
-    // Back to the view's size once the replay is parsed (writes are queued); the PTY follows.
+    // xterm.js parses writes later, in order, calling each write's callback before it parses
+    // the next one, while a resize applies at once: each piece's size is set when the piece
+    // before it has been parsed, so every piece is parsed at the size it was produced at.
+    const resizeTo = (step: RepaintStep) => {
+      if (step.cols > 0 && (step.cols !== term.cols || step.rows !== term.rows)) term.resize(step.cols, step.rows);
+    };
     entry.replaying = true;
+    term.write('', () => resizeTo(steps[0]));
+    steps.forEach((step, i) => {
+      const next = steps[i + 1];
+      term.write(step.text, next ? () => resizeTo(next) : undefined);
+    });
+    // Back to the view's size once the replay is parsed; the PTY follows.
     term.write('', () => {
       entry.replaying = false;
       if (term.cols !== viewCols || term.rows !== viewRows) term.resize(viewCols, viewRows);

@@ -50,9 +50,32 @@ export class Terminal {
     this.element = el;
   }
 
+  /**
+   * As xterm.js does, parse writes later, in order, each write's callback called before the
+   * next write is parsed (its WriteBuffer); off by default (writes parse at once).
+   */
+  static asyncWrites = false;
+  /** Each write as parsed, with the terminal's size then. */
+  parsed: { text: string; cols: number; rows: number }[] = [];
+  #queue: { text: string; callback?: () => void }[] = [];
+
   write(text: string, callback?: () => void): void {
     this.written.push(text);
-    callback?.();
+    if (!Terminal.asyncWrites) {
+      this.parsed.push({ text, cols: this.cols, rows: this.rows });
+      callback?.();
+      return;
+    }
+    this.#queue.push({ text, callback });
+    if (this.#queue.length === 1) setTimeout(() => this.#parseQueued(), 0);
+  }
+
+  #parseQueued(): void {
+    while (this.#queue.length > 0) {
+      const { text, callback } = this.#queue.shift()!;
+      this.parsed.push({ text, cols: this.cols, rows: this.rows });
+      callback?.();
+    }
   }
 
   loadAddon(addon: { activate?: (t: Terminal) => void }): void {
