@@ -23,6 +23,7 @@ from app.adapters.system.self_command import self_command
 from app.adapters.system.tokens import SecretTokens
 from app.adapters.vendors import VendorProjectors
 from app.adapters.watcher.file_protocol import FileProtocolDoor
+from app.adapters.watcher.project_files import ProjectFilesWatcher
 from app.commands.endpoint_door import CommandDoor, EndpointDoor
 from app.core.domain.pending_kills import CLOSE_GRACE_MS
 from app.core.domain.scrollback import SCROLLBACK_CHARS
@@ -42,7 +43,13 @@ from app.core.ports import (
     TerminalHost,
     TokenSource,
 )
-from app.core.usecases.agents import CreateAgent, DeleteAgent, ReadPersona, UpdateAgent
+from app.core.usecases.agents import (
+    CreateAgent,
+    DeleteAgent,
+    ReadPersona,
+    ReloadAgents,
+    UpdateAgent,
+)
 from app.core.usecases.edit_layout import EditLayout
 from app.core.usecases.launch_agent import LaunchAgent, LaunchConfig
 from app.core.usecases.layout_recovery import StartFreshLayouts
@@ -100,6 +107,8 @@ class Config:
 
 #: A per-project door built over the orchestrator and the credentials (endpoint, file protocol).
 DoorFactory = Callable[[OrchestratorService, Credentials], ProjectDoor]
+#: A watcher of each open project's files, told `changed(root)` when `agents.json` was edited.
+WatcherFactory = Callable[[Callable[[str], None]], ProjectDoor]
 
 
 def endpoint_door(orchestrator: OrchestratorService, credentials: Credentials) -> ProjectDoor:
@@ -158,6 +167,8 @@ class Adapters:
     permissions: PermissionProjector | None = None
     #: Structured session adapters by protocol (`acp`, `claude-stream-json`, `codex-exec`).
     sessions: Mapping[str, AgentSessions] = field(default_factory=dict)
+    #: Edits made outside IdeA to an open project's files (None: not watched).
+    file_watcher: WatcherFactory | None = None
 
     @staticmethod
     def local(terminals: TerminalHost | None = None) -> Adapters:
@@ -169,7 +180,8 @@ class Adapters:
                         clock=SystemClock(), ids=Uuid4Ids(), tokens=SecretTokens(),
                         projector=VendorProjectors(), scheduler=ThreadScheduler(),
                         doors=local_doors(), sessions=structured_sessions(),
-                        enforcer=default_enforcer(), permissions=VendorProjectors())
+                        enforcer=default_enforcer(), permissions=VendorProjectors(),
+                        file_watcher=ProjectFilesWatcher)
 
 
 @dataclass(frozen=True)
@@ -223,7 +235,7 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     output.tap(permissions.on_output)
     agents = AgentService(projects, keeper, load_profiles, CreateAgent(a.fs, a.ids),
                           UpdateAgent(a.fs), DeleteAgent(a.fs), ReadPersona(a.fs), launch,
-                          credentials, output)
+                          credentials, output, ReloadAgents(a.fs), events)
     conversations = ConversationService(a.fs, a.ids, a.clock)
     escalations = Escalations(events, a.ids)
     headless = HeadlessTurns(projects, launch, load_profiles, a.sessions, credentials,
@@ -237,6 +249,8 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     events.subscribe(orchestrator.on_event)
     output.tap(orchestrator.on_output)
     doors = [factory(orchestrator, credentials) for factory in a.doors]
+    if a.file_watcher is not None:
+        doors.append(a.file_watcher(agents.reload))
     # hot swap of profiles (issue 10 item 6)
     swaps = ProfileSwapService(projects, agents, a.terminals, output, headless, load_profiles,
                                SwapProfile(a.fs, a.resolver, config.shell))

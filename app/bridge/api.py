@@ -160,7 +160,12 @@ class AgentsApi:
 
     def __init__(self, services: AppServices) -> None:
         self._agents, self._activity = services.agents, services.orchestrator.queue_depth
-        self._swaps = services.swaps
+        self._swaps, self._projects = services.swaps, services.projects
+
+    @exposed
+    def list(self, root: str) -> list[dto.Json]:
+        return [dto.agent_dto(root, view, self._activity).wire()
+                for view in self._projects.view(root).agents]
 
     @exposed
     def create(self, root: str, form: dto.Json) -> dto.Json:

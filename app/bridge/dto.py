@@ -27,6 +27,7 @@ from app.core.domain.sessions import SessionRecord, SessionSandbox
 from app.core.errors import INVALID, AppError
 from app.core.events import (
     AgentActivityChanged,
+    AgentsChanged,
     AgentStateChanged,
     DelegationChanged,
     DelegationReady,
@@ -438,6 +439,11 @@ class SessionReleasedEvent(Wire):
     session_id: str
 
 
+class AgentsChangedEvent(Wire):
+    type: Literal["agentsChanged"] = "agentsChanged"
+    root: str
+
+
 class AgentStateChangedEvent(Wire):
     omit_none = frozenset({"session_id"})
     type: Literal["agentStateChanged"] = "agentStateChanged"
@@ -572,6 +578,8 @@ def event_dto(event: DomainEvent) -> Wire:
     if isinstance(event, KillPending):
         return KillPendingEvent(root=event.root, session_id=event.session_id,
                                 grace_ms=event.grace_ms)
+    if isinstance(event, AgentsChanged):
+        return AgentsChangedEvent(root=event.root)
     if isinstance(event, AgentStateChanged):
         return AgentStateChangedEvent(root=event.root, agent_id=event.agent_id,
                                       state=event.state, session_id=event.session_id)

@@ -82,6 +82,14 @@ class SessionReleased:
 
 
 @dataclass(frozen=True)
+class AgentsChanged:
+    """The agents of project `root` changed outside IdeA (`agents.json` edited): windows list
+    them again."""
+
+    root: str
+
+
+@dataclass(frozen=True)
 class AgentStateChanged:
     """Agent `agent_id` of project `root` is now `state` (`session_id` while running)."""
 
@@ -182,7 +190,8 @@ class DenialReported:
 
 
 DomainEvent = (ProblemRaised | ProblemResolved | LayoutChanged | SessionStarted | SessionExited
-               | KillPending | SessionReleased | AgentStateChanged | AgentActivityChanged | DelegationChanged
+               | KillPending | SessionReleased | AgentsChanged | AgentStateChanged
+               | AgentActivityChanged | DelegationChanged
                | DelegationReady | EscalationRaised | EscalationResolved | HeadlessActivity
                | DenialReported)
 

@@ -8,10 +8,19 @@ from app.core.domain.access import IpcMatrix, matrix_of, validate_matrix, with_m
 from app.core.domain.delegation import AgentCaller
 from app.core.domain.layout_nodes import leaves
 from app.core.domain.sessions import SessionRecord
-from app.core.usecases.agents import CreateAgent, DeleteAgent, ReadPersona, UpdateAgent
+from app.core.events import AgentsChanged, ProblemRaised, ProblemResolved
+from app.core.ports import EventSink
+from app.core.usecases.agents import (
+    CreateAgent,
+    DeleteAgent,
+    ReadPersona,
+    ReloadAgents,
+    UpdateAgent,
+)
 from app.core.usecases.launch_agent import LaunchAgent, LaunchResult
 from app.core.usecases.profiles import LoadProfiles
 from app.core.usecases.project_files import require_layouts, require_manifest
+from app.core.usecases.project_state import AGENTS_FILE
 from app.services.credentials import Credentials
 from app.services.open_projects import OpenProjects
 from app.services.session_keeper import SessionKeeper
@@ -29,8 +38,10 @@ class AgentService:
     def __init__(self, projects: OpenProjects, keeper: SessionKeeper, profiles: LoadProfiles,
                  create: CreateAgent, update: UpdateAgent, delete: DeleteAgent,
                  persona: ReadPersona, launch: LaunchAgent, credentials: Credentials,
-                 sizes: TerminalOutputBus | None = None) -> None:
+                 sizes: TerminalOutputBus | None = None, reload: ReloadAgents | None = None,
+                 events: EventSink | None = None) -> None:
         self._projects, self._keeper, self._profiles = projects, keeper, profiles
+        self._reload, self._events = reload, events
         self._sizes = sizes
         self._credentials = credentials
         self._create, self._update, self._delete = create, update, delete
@@ -51,6 +62,29 @@ class AgentService:
             entry = self._update.execute(state, agent_id, profiles, name=name, persona=persona,
                                          profile_id=profile_id)
             return agent_view(state, entry)
+
+    def reload(self, root: str) -> None:
+        """`agents.json` of open project `root` changed on disk (the file watcher): read it
+        again; windows hear `AgentsChanged` when the agents changed, and `ProblemRaised` /
+        `ProblemResolved` as the file becomes unreadable or readable again. No error when the
+        project is not open."""
+        if self._reload is None or self._events is None:
+            return
+        handle = self._projects.find(root)
+        if handle is None:
+            return
+        with handle.lock:
+            outcome = self._reload.execute(handle.state)
+            root = handle.state.root
+            file = handle.state.path(AGENTS_FILE)
+        if not outcome.changed:
+            return
+        for problem in outcome.problems:
+            self._events.publish(ProblemRaised(problem.file, problem.message, root,
+                                               problem.recovery))
+        if outcome.resolved:
+            self._events.publish(ProblemResolved(file, root))
+        self._events.publish(AgentsChanged(root))
 
     def delete(self, root: str, agent_id: str) -> None:
         """Remove an agent (it must be stopped). Errors of `DeleteAgent`."""

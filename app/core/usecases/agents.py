@@ -9,7 +9,13 @@ from app.core.domain.agents import AgentEntry, unique_md_path, validate_agent_na
 from app.core.domain.profiles import Profile
 from app.core.errors import AGENT_ALREADY_RUNNING, INVALID, AppError
 from app.core.ports import FileSystem, IdSource
-from app.core.usecases.project_files import persona_path, require_manifest, save_manifest
+from app.core.usecases.project_files import (
+    AgentsReload,
+    persona_path,
+    reload_agents,
+    require_manifest,
+    save_manifest,
+)
 from app.core.usecases.project_state import ProjectState
 
 
@@ -103,3 +109,15 @@ class ReadPersona:
         CORRUPT_FILE."""
         entry = require_manifest(project).get(agent_id)
         return self._fs.read_text(persona_path(project, entry)) or ""
+
+
+class ReloadAgents:
+    """Read `agents.json` again after an edit outside IdeA (`reload_agents`)."""
+
+    def __init__(self, fs: FileSystem) -> None:
+        self._fs = fs
+
+    def execute(self, project: ProjectState) -> AgentsReload:
+        """What changed in `project` (updated in place); writes nothing, raises nothing: an
+        unreadable file becomes its problem."""
+        return reload_agents(self._fs, project)

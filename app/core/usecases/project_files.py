@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
 from app.core.domain.agents import AgentEntry, AgentManifest, validate_manifest
@@ -90,6 +91,37 @@ def load_project(fs: FileSystem, root: str, new_id: Callable[[], str]) -> Projec
     name = meta.name if meta is not None and meta.name else root_basename(root)
     return ProjectState(root, name, meta, manifest, layouts, problems,
                         layouts_broken=not ok_layouts)
+
+
+@dataclass(frozen=True)
+class AgentsReload:
+    """What reading `agents.json` again did: the agents `changed` (added, removed, edited, or
+    the file became unreadable or readable again); the problems it has now (`problems`, all
+    new when `changed`); `resolved` when it had problems before and has none now."""
+
+    changed: bool
+    problems: tuple[Problem, ...] = ()
+    resolved: bool = False
+
+
+def reload_agents(fs: FileSystem, state: ProjectState) -> AgentsReload:
+    """Read `agents.json` again (it was edited outside IdeA) into `state`: the manifest is
+    replaced when it changed; an unreadable file leaves `manifest` None with its problem, as
+    on open (it is never written while so); writes nothing."""
+    file = state.path(AGENTS_FILE)
+    problems: list[Problem] = []
+    manifest, ok = _load_part(fs, file, AgentManifest, problems, validate_manifest)
+    if manifest is None and ok:
+        manifest = AgentManifest()
+    if manifest is not None:
+        problems += _escaping_personas(file, manifest)
+    before = [p for p in state.problems if p.file == file]
+    if manifest == state.manifest and problems == before:
+        return AgentsReload(changed=False, problems=tuple(problems))
+    state.manifest = manifest
+    state.problems = [p for p in state.problems if p.file != file] + problems
+    return AgentsReload(changed=True, problems=tuple(problems),
+                        resolved=bool(before) and not problems)
 
 
 def _escaping_personas(file: str, manifest: AgentManifest) -> list[Problem]:

@@ -551,6 +551,8 @@ export type PushEvent =
   /** A closed cell's shell runs on hidden: killed in `graceMs` ms unless undo shows it again. */
   | { type: 'killPending'; root: string; sessionId: string; graceMs: number }
   | { type: 'agentStateChanged'; root: string; agentId: string; state: AgentState; sessionId?: string }
+  /** `agents.json` was edited outside IdeA and read again: list the agents anew. */
+  | { type: 'agentsChanged'; root: string }
   | ({ type: 'delegationReady' } & DelegationReady)
   | {
       type: 'agentActivity';
@@ -819,6 +821,8 @@ export interface AgentsGateway {
   update(root: string, agentId: string, input: Partial<AgentInput>): Promise<AgentDTO>;
   delete(root: string, agentId: string): Promise<null>;
   persona(root: string, agentId: string): Promise<string>;
+  /** The project's agents as they are now (after `agentsChanged`: `agents.json` edited on disk). */
+  list(root: string): Promise<AgentDTO[]>;
   /**
    * Starts the agent in cell `nodeId` (cols × rows), or re-attaches its running session there.
    * Errors: `COMMAND_NOT_FOUND`, `AGENT_ALREADY_RUNNING` (details.nodeId: where it is shown).

@@ -9,6 +9,18 @@ const alpha = agent('a1', 'Alpha');
 const beta = agent('a2', 'Beta');
 const noNotices = { report: () => {}, resolved: () => {} };
 
+describe('agents.json edited on disk', () => {
+  it('lists the agents again when the backend says they changed', async () => {
+    const h = harness({ projects: [project('/p', { agents: [alpha] })] });
+    await openProject(h);
+    expect(screen.getAllByTestId('agent-item').map((c) => c.dataset.agentId)).toEqual(['a1']);
+    h.gateway.backend.editAgentsOnDisk('/p', [alpha, beta]);
+    await settle();
+    expect(screen.getAllByTestId('agent-item').map((c) => c.dataset.agentId)).toEqual(['a1', 'a2']);
+    expect(h.gateway.callsOf('agents.list')).toEqual([['/p']]);
+  });
+});
+
 describe('a tab opening a project', () => {
   it('shows who works for whom from before it opened (the backend graph), on the cards and in the cells', async () => {
     const h = harness({ projects: [project('/p', { agents: [alpha, beta], layouts: layoutDoc(splitOf(['n1', 'n2'])) })] });

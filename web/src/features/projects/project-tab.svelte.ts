@@ -258,6 +258,15 @@ export class ProjectTab {
     this.#conversationsAgentId = null;
   }
 
+  /** `agents.json` changed on disk: the agents as the backend lists them now. */
+  async reloadAgents(): Promise<void> {
+    try {
+      this.#agents = await this.#gateway.agents.list(this.root);
+    } catch {
+      // The project closed meanwhile, or the file is unreadable (its problem says so).
+    }
+  }
+
   refresh(dto: ProjectDTO): void {
     this.#name = dto.name;
     this.#agents = dto.agents ?? [];

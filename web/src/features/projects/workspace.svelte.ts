@@ -702,6 +702,9 @@ export class Workspace {
         case 'agentStateChanged':
           tab.agentStateChanged(event.agentId, event.state, event.sessionId);
           break;
+        case 'agentsChanged':
+          void tab.reloadAgents();
+          break;
         case 'agentActivity':
           this.#agentActivity(tab, event.agentId, tab.agentActivity(event.agentId, event.activity, event.queueDepth, event.blockedOn, event.ticket));
           break;

@@ -457,6 +457,12 @@ export class MockBackend {
     this.#emit({ type: 'escalationResolved', root: escalation.root, ticket, choice });
   }
 
+  /** `agents.json` of `root` was edited on disk to hold `agents`: pushed as `agentsChanged`. */
+  editAgentsOnDisk(root: string, agents: AgentDTO[]): void {
+    this.#project(root).agents = agents;
+    this.#emit({ type: 'agentsChanged', root });
+  }
+
   /** The agent's activity changes (e.g. `waiting` when a hook says it asks for permission). */
   setActivity(agentId: string, activity: AgentActivity): void {
     const { project, agent } = this.#agentAnywhere(agentId);
@@ -819,6 +825,7 @@ export class MockBackend {
     },
 
     agents: {
+      list: (root: string) => this.#reply<AgentDTO[]>('agents.list', [root], () => this.#project(root).agents.map((a) => ({ ...a }))),
       create: (root: string, input: AgentInput) =>
         this.#reply<AgentDTO>('agents.create', [root, input], () => {
           const project = this.#project(root);

@@ -1,0 +1,44 @@
+"""`agents.json` edited outside IdeA while its project is open, in the real window (SPEC §1 file
+watching; a trial found such edits ignored until the project was reopened): a new agent shows
+up in the panel, a broken file is reported there and left as it is, fixing it brings the agents
+back."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from e2e.test_agents import create_agent
+from e2e.ui import wait_for
+
+
+def names(page) -> list[str]:  # type: ignore[no-untyped-def]
+    cards = page.locator('[data-testid="agent-item"] .name')
+    return [cards.nth(i).inner_text() for i in range(cards.count())]
+
+
+def test_agents_json_edited_on_disk_is_read_again(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    project = tmp_path / "proj"
+    page = launch(project=project).page
+    create_agent(page, "Alpha", "Shell", "You write code.")
+    agents = project / ".ideai" / "agents.json"
+    doc = json.loads(agents.read_text())
+    (project / ".ideai" / "agents" / "beta.md").write_text("# Beta\nYou review.\n")
+    doc["agents"].append({"agentId": "b0b0b0b0-0000-4000-8000-000000000002", "name": "Beta",
+                          "mdPath": "agents/beta.md", "profileId": "shell"})
+    agents.write_text(json.dumps(doc, indent=2))
+    wait_for(lambda: names(page) == ["Alpha", "Beta"], what="Beta listed from the edited file")
+
+    broken = agents.read_text().replace('"agents"', '"agents" 1', 1)
+    agents.write_text(broken)
+    problem = page.locator('[data-testid="agents-problem"]')
+    problem.wait_for()
+    assert "agents.json" in problem.inner_text() and "left untouched" in problem.inner_text()
+    assert names(page) == []
+    time.sleep(1.0)
+    assert agents.read_text() == broken, "IdeA wrote over the broken file"
+
+    agents.write_text(json.dumps(doc, indent=2))
+    wait_for(lambda: names(page) == ["Alpha", "Beta"], what="the agents back once fixed")
+    wait_for(lambda: problem.count() == 0, what="the problem gone")

@@ -1,0 +1,83 @@
+"""The watcher of an open project's files (app/adapters/watcher/project_files.py) over a real
+folder and watchdog: an edit of `.ideai/agents.json` in place, through a rename (as editors and
+IdeA's own atomic writes do) or by deleting and recreating it is reported once per burst;
+other files are not; a closed project is not."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from app.adapters.watcher.project_files import DEBOUNCE_S, ProjectFilesWatcher
+
+pytestmark = pytest.mark.timeout(60)
+
+
+class Reports:
+    def __init__(self) -> None:
+        self.roots: list[str] = []
+        self._cond = threading.Condition()
+
+    def changed(self, root: str) -> None:
+        with self._cond:
+            self.roots.append(root)
+            self._cond.notify_all()
+
+    def wait_for(self, count: int, timeout_s: float = 10) -> list[str]:
+        deadline = time.monotonic() + timeout_s
+        with self._cond:
+            while len(self.roots) < count and time.monotonic() < deadline:
+                self._cond.wait(deadline - time.monotonic())
+            return list(self.roots)
+
+
+def test_edits_of_agents_json_are_reported_once_per_burst(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / ".ideai").mkdir(parents=True)
+    agents = root / ".ideai" / "agents.json"
+    agents.write_text('{"version": 1, "agents": []}\n')
+    reports = Reports()
+    watcher = ProjectFilesWatcher(reports.changed)
+    try:
+        watcher.open(str(root))
+        with open(agents, "a") as f:  # in place, in several writes: one report
+            for _ in range(5):
+                f.write(" ")
+                f.flush()
+        assert reports.wait_for(1) == [str(root)]
+        time.sleep(DEBOUNCE_S * 3)
+        assert reports.roots == [str(root)]
+
+        part = root / ".ideai" / ".agents.json.part"  # as an atomic write does
+        part.write_text('{"version": 1, "agents": []}\n')
+        os.replace(part, agents)
+        assert reports.wait_for(2) == [str(root)] * 2
+
+        agents.unlink()
+        agents.write_text('{"version": 1, "agents": []}\n')
+        assert len(reports.wait_for(3)) == 3
+
+        (root / ".ideai" / "layouts.json").write_text("{}")  # not watched
+        (root / ".ideai" / "agents").mkdir()
+        (root / ".ideai" / "agents" / "agents.json").write_text("{}")  # not in .ideai/ itself
+        time.sleep(DEBOUNCE_S * 4)
+        assert len(reports.roots) == 3
+
+        watcher.close(str(root))
+        agents.write_text('{"version": 1, "agents": []}\n')
+        time.sleep(DEBOUNCE_S * 4)
+        assert len(reports.roots) == 3
+    finally:
+        watcher.close_all()
+
+
+def test_a_folder_without_ideai_is_not_watched(tmp_path: Path) -> None:
+    watcher = ProjectFilesWatcher(lambda root: None)
+    try:
+        assert watcher.open(str(tmp_path)) is None
+    finally:
+        watcher.close_all()

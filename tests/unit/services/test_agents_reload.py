@@ -1,0 +1,57 @@
+"""`agents.json` edited outside IdeA (the file watcher calls `AgentService.reload`): the agents
+are read again, an unreadable file is reported and never written, and fixing it brings them
+back (SPEC §1 file watching; the trial found edits on disk ignored until a restart)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.core.errors import AppError
+from app.core.events import AgentsChanged, ProblemRaised, ProblemResolved
+from tests.unit.services.world import ROOT, world
+
+FILE = f"{ROOT}/.ideai/agents.json"
+
+
+def entry(agent_id: str, name: str) -> dict[str, object]:
+    return {"agentId": agent_id, "name": name, "mdPath": f"agents/{name.lower()}.md",
+            "profileId": "shell"}
+
+
+def test_an_edit_on_disk_is_read_again_and_a_broken_file_is_reported_not_written() -> None:
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    w.s.agents.create(ROOT, "Alpha", "# Alpha", "shell")
+    doc = json.loads(w.fs.files[FILE])
+    doc["agents"].append(entry("b0b0b0b0-0000-4000-8000-000000000002", "Beta"))
+    w.fs.files[FILE] = json.dumps(doc)
+
+    w.s.agents.reload(ROOT)
+    assert [a.entry.name for a in w.s.projects.view(ROOT).agents] == ["Alpha", "Beta"]
+    assert w.timeline.of(AgentsChanged) == [AgentsChanged(ROOT)]
+    w.s.agents.reload(ROOT)  # nothing new (IdeA's own writes are reported too)
+    assert len(w.timeline.of(AgentsChanged)) == 1
+
+    broken = w.fs.files[FILE].replace('"agents"', '"agents" 1', 1)
+    w.fs.files[FILE] = broken
+    w.s.agents.reload(ROOT)
+    [problem] = w.timeline.of(ProblemRaised)
+    assert problem.file == FILE and problem.root == ROOT
+    assert w.s.projects.view(ROOT).agents == ()
+    with pytest.raises(AppError) as err:
+        w.s.agents.create(ROOT, "Gamma", "# Gamma", "shell")
+    assert err.value.code == "CORRUPT_FILE" and w.fs.files[FILE] == broken  # never written
+
+    w.fs.files[FILE] = json.dumps(doc)
+    w.s.agents.reload(ROOT)
+    assert w.timeline.of(ProblemResolved) == [ProblemResolved(FILE, ROOT)]
+    assert [a.entry.name for a in w.s.projects.view(ROOT).agents] == ["Alpha", "Beta"]
+    assert len(w.timeline.of(AgentsChanged)) == 3
+
+
+def test_a_project_not_open_is_left_alone() -> None:
+    w = world()
+    w.s.agents.reload("/home/u/other")
+    assert w.timeline.of(AgentsChanged) == []
