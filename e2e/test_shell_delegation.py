@@ -11,20 +11,28 @@ import re
 import time
 from pathlib import Path
 
+from playwright.sync_api import Page
+
 from e2e.test_delegation import activity, card, launch_pair
 from e2e.ui import cells, terminal_text, type_in, wait_for, wait_terminal
 
 
-def test_a_task_reaches_a_shell_agent_visibly_and_never_runs(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    marker = tmp_path / "trial-pwned"
-    app = launch(project=tmp_path / "proj")
-    page = app.page
+def shell_pair(launch, tmp_path: Path) -> tuple[Page, str, str]:  # type: ignore[no-untyped-def]
+    """Shell agents Alpha and Gamma side by side, each at a short prompt, Gamma settled:
+    `(page, Alpha's session, Gamma's session)`."""
+    page = launch(project=tmp_path / "proj").page
     alpha, gamma = launch_pair(page, "Shell", "Alpha", "Gamma")
     # A short prompt: bash redraws a wrapped long prompt on every resize, erasing lines above.
     for index, session in ((0, alpha), (1, gamma)):
         type_in(page, cells(page).nth(index), "PS1='$ '; echo ready-$((20+1))\n")
         wait_terminal(page, session, "ready-21")
     wait_for(lambda: activity(page, "Gamma") == "idle", what="Gamma settled")
+    return page, alpha, gamma
+
+
+def test_a_task_reaches_a_shell_agent_visibly_and_never_runs(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    marker = tmp_path / "trial-pwned"
+    page, alpha, gamma = shell_pair(launch, tmp_path)
 
     type_in(page, cells(page).nth(0), f"idea ask Gamma 'hi; touch {marker} #' "
                                       "&& echo asked-$((1+2))\n")
@@ -80,13 +88,7 @@ def test_a_task_reaches_a_shell_agent_visibly_and_never_runs(launch, tmp_path: P
 def test_a_task_waits_while_a_program_runs_in_the_shell_agents_terminal(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Trial finding: a task for a Shell agent running `python3` was typed into Python (an
     error there, the task lost). It waits until the shell is back at its prompt."""
-    app = launch(project=tmp_path / "proj")
-    page = app.page
-    alpha, gamma = launch_pair(page, "Shell", "Alpha", "Gamma")
-    for index, session in ((0, alpha), (1, gamma)):
-        type_in(page, cells(page).nth(index), "PS1='$ '; echo ready-$((20+1))\n")
-        wait_terminal(page, session, "ready-21")
-    wait_for(lambda: activity(page, "Gamma") == "idle", what="Gamma settled")
+    page, alpha, gamma = shell_pair(launch, tmp_path)
     type_in(page, cells(page).nth(1), "python3 -q\n")
     wait_terminal(page, gamma, ">>>")
 

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from watchdog.events import FileClosedEvent, FileMovedEvent, FileSystemEvent, FileSystemEventHandler
-from watchdog.observers import Observer
 
+from app.adapters.watcher.folders import FolderWatches
 from app.core.domain.delegation import AgentCaller
 from app.core.errors import INTERNAL, INVALID, AppError
 
@@ -88,8 +88,7 @@ class FileProtocolDoor:
     def __init__(self, dispatcher: Dispatcher, verifier: Verifier) -> None:
         self._dispatcher, self._verifier = dispatcher, verifier
         self._lock = threading.Lock()
-        self._observer: Any = None
-        self._watches: dict[str, Any] = {}
+        self._watches = FolderWatches()
         self._busy: set[Path] = set()
         self._sweeper: threading.Thread | None = None
         self._stopped = threading.Event()
@@ -99,15 +98,10 @@ class FileProtocolDoor:
         has no address to hand to agents."""
         base = requests_dir(root)
         base.mkdir(parents=True, exist_ok=True)
+        handler = _Handler(lambda path: self._arrived(root, base, path))
+        if not self._watches.watch(root, str(base), handler, recursive=True):
+            return None
         with self._lock:
-            if root in self._watches:
-                return None
-            if self._observer is None:
-                self._observer = Observer()
-                self._observer.daemon = True
-                self._observer.start()
-            handler = _Handler(lambda path: self._arrived(root, base, path))
-            self._watches[root] = self._observer.schedule(handler, str(base), recursive=True)
             if self._sweeper is None:
                 self._sweeper = threading.Thread(target=self._sweep, daemon=True,
                                                  name="idea-requests-sweep")
@@ -131,27 +125,17 @@ class FileProtocolDoor:
         """Every `SWEEP_S`, look again at settled files: a file event lost by the OS (a folder
         and its file created faster than the watch is set) never loses a request."""
         while not self._stopped.wait(SWEEP_S):
-            with self._lock:
-                roots = list(self._watches)
-            for root in roots:
+            for root in self._watches.roots():
                 self._scan(root, requests_dir(root), settled_s=SWEEP_S)
 
     def close(self, root: str) -> None:
         """Stop watching `root` (requests in flight still get their answer)."""
-        with self._lock:
-            watch = self._watches.pop(root, None)
-            if watch is not None and self._observer is not None:
-                self._observer.unschedule(watch)
+        self._watches.unwatch(root)
 
     def close_all(self) -> None:
         """App exit."""
         self._stopped.set()
-        with self._lock:
-            observer, self._observer = self._observer, None
-            self._watches.clear()
-        if observer is not None:
-            observer.stop()
-            observer.join(2)
+        self._watches.stop()
 
     def _arrived(self, root: str, base: Path, path: Path) -> None:
         if not is_request(path, base) or not path.is_file():

@@ -15,10 +15,10 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
-from watchdog.observers import Observer
+
+from app.adapters.watcher.folders import FolderWatches
 
 log = logging.getLogger(__name__)
 
@@ -47,53 +47,38 @@ class ProjectFilesWatcher:
     def __init__(self, changed: Callable[[str], None]) -> None:
         self._changed = changed
         self._lock = threading.Lock()
-        self._observer: Any = None
-        self._watches: dict[str, Any] = {}
+        self._watches = FolderWatches()
         self._timers: dict[str, threading.Timer] = {}
 
     def open(self, root: str) -> str | None:
         """Watch `root`'s `.ideai/` (when it exists). Returns None: no address for agents."""
         folder = Path(root) / ".ideai"
-        if not folder.is_dir():
-            return None
-        with self._lock:
-            if root in self._watches:
-                return None
-            if self._observer is None:
-                self._observer = Observer()
-                self._observer.daemon = True
-                self._observer.start()
-            handler = _Handler(lambda: self._burst(root))
-            self._watches[root] = self._observer.schedule(handler, str(folder), recursive=False)
+        if folder.is_dir():
+            self._watches.watch(root, str(folder), _Handler(lambda: self._burst(root)),
+                                recursive=False)
         return None
 
     def close(self, root: str) -> None:
         """Stop watching `root` (a pending report is dropped)."""
+        self._watches.unwatch(root)
         with self._lock:
-            watch = self._watches.pop(root, None)
             timer = self._timers.pop(root, None)
-            if watch is not None and self._observer is not None:
-                self._observer.unschedule(watch)
         if timer is not None:
             timer.cancel()
 
     def close_all(self) -> None:
         """App exit."""
+        self._watches.stop()
         with self._lock:
-            observer, self._observer = self._observer, None
             timers = list(self._timers.values())
-            self._watches.clear()
             self._timers.clear()
         for timer in timers:
             timer.cancel()
-        if observer is not None:
-            observer.stop()
-            observer.join(2)
 
     def _burst(self, root: str) -> None:
+        if not self._watches.watched(root):
+            return
         with self._lock:
-            if root not in self._watches:
-                return
             old = self._timers.get(root)
             timer = threading.Timer(DEBOUNCE_S, self._report, args=(root,))
             timer.daemon = True
@@ -103,9 +88,9 @@ class ProjectFilesWatcher:
         timer.start()
 
     def _report(self, root: str) -> None:
+        if not self._watches.watched(root):
+            return
         with self._lock:
-            if root not in self._watches:
-                return
             self._timers.pop(root, None)
         try:
             self._changed(root)
