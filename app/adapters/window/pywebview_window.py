@@ -22,7 +22,7 @@ import sys
 import threading
 import uuid
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from app.core.domain.workspace import Bounds
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from app.adapters.window.x11_pointer import X11Pointer
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 #: How long a window outlives the call that destroyed it (s): enough for the call's answer.
 DESTROY_DELAY_S = 0.25
 
@@ -137,6 +138,18 @@ class PywebviewWindow:
         return str(chosen[0]) if chosen else None
 
 
+def _from_qt(read: Callable[[], T], what: str) -> T | None:
+    """`read()` when pywebview runs on Qt, else None; None too when Qt fails (logged at debug
+    level: `what` is then unknown)."""
+    if sys.modules.get("webview.platforms.qt") is None:
+        return None
+    try:
+        return read()
+    except Exception:  # noqa: BLE001 - no Qt application, no screen: unknown
+        log.debug("%s unknown", what, exc_info=True)
+        return None
+
+
 class PywebviewWindows:
     """The bridge's `WindowFactory` over pywebview: `open` creates a `webview.Window` (before
     or after `webview.start`, from any thread) with its door's js_api and reports its closing,
@@ -193,24 +206,21 @@ class PywebviewWindows:
         (`WebContentsAdapter::startDragging` hands Chromium `m_lastDragScreenPos`, set by that
         page's drag moves), never the drop point. Read from a js_api thread, as pywebview
         reads the windows' geometry; on X11 it is one `xcb_query_pointer` round trip."""
-        if sys.modules.get("webview.platforms.qt") is None:
-            return None
-        try:
+
+        def read() -> tuple[int, int]:
             from qtpy.QtGui import QCursor
 
             at = QCursor.pos()
             return int(at.x()), int(at.y())
-        except Exception:  # noqa: BLE001 - no Qt, no screen: the page's point is used
-            log.debug("pointer position unknown", exc_info=True)
-            return None
+
+        return _from_qt(read, "pointer position")  # unknown: the page's point is used
 
     def screen_at(self, point: tuple[int, int]) -> Bounds | None:
         """The available geometry of the screen showing `point` (Qt's
         `QGuiApplication.screenAt`, else the primary screen), logical pixels like the windows'
         bounds; None off Qt. Read from a js_api thread, as pywebview reads the screens."""
-        if sys.modules.get("webview.platforms.qt") is None:
-            return None
-        try:
+
+        def read() -> Bounds | None:
             from qtpy.QtCore import QPoint
             from qtpy.QtGui import QGuiApplication
 
@@ -219,24 +229,21 @@ class PywebviewWindows:
                 return None
             area = screen.availableGeometry()
             return Bounds(x=area.x(), y=area.y(), width=area.width(), height=area.height())
-        except Exception:  # noqa: BLE001 - no Qt, no screen: the window is not kept on one
-            log.debug("screen unknown", exc_info=True)
-            return None
+
+        return _from_qt(read, "screen")  # unknown: the window is not kept on one
 
     def primary_button_held(self) -> bool | None:
         """Whether the primary mouse button is held now; None when unknown. A tab drag that
         ends with it held was cancelled (Escape), not dropped. Asked of the X server
         (`x11_pointer`) when Qt runs on xcb; None elsewhere (Wayland, Windows: such a cancel
         outside every window still opens one there)."""
-        if sys.modules.get("webview.platforms.qt") is None:
-            return None
-        try:
+
+        def platform() -> str:
             from qtpy.QtGui import QGuiApplication
 
-            if QGuiApplication.platformName() != "xcb":
-                return None
-        except Exception:  # noqa: BLE001 - no Qt application: unknown
-            log.debug("platform unknown", exc_info=True)
+            return str(QGuiApplication.platformName())
+
+        if _from_qt(platform, "platform") != "xcb":
             return None
         if self._x11 is None:
             from app.adapters.window.x11_pointer import X11Pointer
