@@ -534,6 +534,7 @@ class DelegationReadyEvent(Wire):
     submit_sequence: str | None = None
     submit_delay_ms: int | None = None
     line_dirty: bool = False
+    waiting_screens: list[str] = []
 
 
 class PermissionDeniedEvent(Wire):
@@ -606,7 +607,7 @@ def event_dto(event: DomainEvent) -> Wire:
             root=event.root, agent_id=event.agent_id, session_id=event.session_id,
             view=event.view, ticket=event.ticket, text=event.text,
             submit_sequence=event.submit_sequence, submit_delay_ms=event.submit_delay_ms,
-            line_dirty=event.line_dirty)
+            line_dirty=event.line_dirty, waiting_screens=list(event.waiting_screens))
     if isinstance(event, DenialReported):
         return PermissionDeniedEvent(root=event.root, agent_id=event.agent_id,
                                      denial=denial_dto(event.denial))

@@ -145,7 +145,8 @@ class HeadlessActivity:
 class DelegationReady:
     """Type `text` into session `session_id` (agent `agent_id`) for `ticket`, through the write
     portal of the window view `view` (docs/contracts.md §7.3); `submit_sequence` after
-    `submit_delay_ms` (None: the defaults, `\r` after 60 ms)."""
+    `submit_delay_ms` (None: the defaults, `\r` after 60 ms); not while the screen shows one
+    of the profile's `waiting_screens` (the CLI waits for its human)."""
 
     root: str
     agent_id: str
@@ -156,6 +157,7 @@ class DelegationReady:
     submit_sequence: str | None = None
     submit_delay_ms: int | None = None
     line_dirty: bool = False  # a portal last reported the human's line with text on it
+    waiting_screens: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,8 @@ class AgentLine:
     submit_delay_ms: int | None = None
     #: How its terminal takes a typed task (`shell`: typed as a no-op, `shell_input`).
     task_input: TaskInput = "prompt"
+    #: Screens of its CLI waiting for its human: no task is typed while one shows (the page).
+    waiting_screens: tuple[str, ...] = ()
     blocked_on: str | None = None
     delivery: Delivery | None = None
     #: A window's portal last said the human's line has text on it (headless typing waits).

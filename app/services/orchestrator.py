@@ -616,7 +616,8 @@ class OrchestratorService:
             delivery.view = views[0]
             event = DelegationReady(line.root, line.agent_id, session, views[0],
                                     delivery.ticket, delivery.text, line.submit_sequence,
-                                    line.submit_delay_ms, line.human_dirty)
+                                    line.submit_delay_ms, line.human_dirty,
+                                    line.waiting_screens)
             return [lambda: self._events.publish(event)]
         delivery.view = None
         if line.human_dirty:
@@ -815,6 +816,7 @@ class OrchestratorService:
                 line.prompt_pattern = profile.prompt_ready_pattern
                 line.submit_sequence = profile.submit_sequence
                 line.submit_delay_ms = profile.submit_delay_ms
+                line.waiting_screens = profile.waiting_screens
             line.task_input = task_input_of(profile) if profile is not None else "prompt"
             self._by_session[session_id] = line
             effects = [self._activity(line)]

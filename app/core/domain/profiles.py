@@ -103,9 +103,10 @@ class Profile(Document):
     JSON: `{"id", "name", "command", "args", "env"?, "contextInjection", "detect"?,
     "cwdTemplate", "projectAccess"?, "session"?, "structured"?, "structuredAdapter"?,
     "promptReadyPattern"?, "submitSequence"?, "submitDelayMs"?, "projector"?, "taskInput"?,
-    "enabled"?, ...unknown}`; the optional keys are left out when `None`/empty (`"detect": null` loads as
-    `None`), `enabled` when true. `command` is a name looked up on the app's `PATH` or an
-    absolute path. `args` and the values of `env` may hold the placeholders of `expand`.
+    "waitingScreens"?, "enabled"?, ...unknown}`; the optional keys are left out when
+    `None`/empty (`"detect": null` loads as `None`), `enabled` when true. `command` is a name
+    looked up on the app's `PATH` or an absolute path. `args` and the values of `env` may hold
+    the placeholders of `expand`.
     `cwdTemplate` is `{agentRunDir}` (the default: the CLI reads its convention file from
     there) or `{projectRoot}`. `projector` names how IdeA's MCP server and hooks are declared
     to the CLI (`claude-code`, `codex`, `gemini`; none = the `idea` command only).
@@ -113,6 +114,9 @@ class Profile(Document):
     `structured_of` reads both). `enabled: false` keeps a profile the user configured but does
     not offer to agents. `taskInput` (`prompt`|`shell`) says how its terminal takes a typed
     task; left out, `shell_input.task_input_of` derives it (a shell for an empty command).
+    `waitingScreens`: texts that, on the CLI's screen, mean it waits for its human (a sign-in
+    menu, a folder-trust question): no task is typed while one shows (a task typed into such
+    a menu picks its options: the digits of the ticket did, in a trial).
     """
 
     id: str
@@ -133,12 +137,20 @@ class Profile(Document):
     submit_delay_ms: StrictInt | None = Field(default=None, exclude_if=is_none)
     projector: str | None = Field(default=None, exclude_if=is_none)
     task_input: Literal["prompt", "shell"] | None = Field(default=None, exclude_if=is_none)
+    waiting_screens: tuple[str, ...] = Field(default=(), exclude_if=is_empty)
     enabled: StrictBool = Field(default=True, exclude_if=_not_enabled)
 
     @field_validator("structured", mode="before")
     @classmethod
     def _short_structured(cls, value: Any) -> Any:
         return {"protocol": value} if isinstance(value, str) else value
+
+    @field_validator("waiting_screens")
+    @classmethod
+    def _no_blank_screen(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if any(not text.strip() for text in value):
+            raise ValueError("a waiting screen cannot be blank (it would show on every screen)")
+        return value
 
 
 class ProfilesDoc(Document):
@@ -192,6 +204,20 @@ def expand(text: str, places: Places) -> str:
             .replace(CONTEXT_FILE, places.context_file))
 
 
+#: What the built-in CLIs show while they wait for their human, by profile id. Seen on the
+#: screens of the CLIs the tests install, logged out with a fresh HOME: Codex 0.171's sign-in
+#: menu, Gemini CLI 0.61's folder trust question (for `--include-directories`) and its
+#: authentication wait, Claude Code 2.1's network failure screen; and Claude Code's first-run
+#: theme and login menus and folder trust question as its onboarding words them.
+WAITING_SCREENS: dict[str, tuple[str, ...]] = {
+    "codex-cli": ("Choose how you want to use Codex", "Sign in with ChatGPT"),
+    "gemini-cli": ("Do you trust the following folders", "Waiting for authentication",
+                   "How would you like to authenticate"),
+    "claude-code": ("Choose the text style", "Select login method",
+                    "Do you trust the files in this folder", "Unable to connect to Anthropic"),
+}
+
+
 def builtin_profiles() -> list[Profile]:
     """The built-in catalogue: `claude-code`, `codex-cli`, `gemini-cli`, `aider`, `shell`.
 
@@ -217,18 +243,19 @@ def builtin_profiles() -> list[Profile]:
     return [
         Profile(id="claude-code", name="Claude Code", command="claude",
                 context_injection=convention("CLAUDE.md"), detect=detect,
-                project_access=grant("--add-dir"),
+                project_access=grant("--add-dir"), waiting_screens=WAITING_SCREENS["claude-code"],
                 session=SessionStrategy(assign_flag="--session-id", resume_flag="--resume"),
                 structured=StructuredAdapter(protocol="claude-stream-json"),
                 projector="claude-code"),
         Profile(id="codex-cli", name="Codex CLI", command="codex",
                 context_injection=convention("AGENTS.md"), detect=detect,
-                project_access=grant("--add-dir"),
+                project_access=grant("--add-dir"), waiting_screens=WAITING_SCREENS["codex-cli"],
                 session=SessionStrategy(resume_args=("resume", RESUME_ID)),
                 structured=StructuredAdapter(protocol="codex-exec"), projector="codex"),
         Profile(id="gemini-cli", name="Gemini CLI", command="gemini",
                 context_injection=convention("GEMINI.md"), detect=detect,
                 project_access=grant("--include-directories"),
+                waiting_screens=WAITING_SCREENS["gemini-cli"],
                 session=SessionStrategy(resume_flag="--resume"),
                 structured=StructuredAdapter(protocol="acp", args=("--acp",)),
                 projector="gemini"),
@@ -317,10 +344,14 @@ def profile_templates() -> list[ProfileTemplate]:
 
 def with_catalogue_defaults(profile: Profile) -> Profile:
     """A built-in profile saved by an earlier version, given what the catalogue added since:
-    its `projectAccess` when the file has none. Other profiles are returned as they are."""
-    if profile.project_access is not None:
-        return profile
+    its `projectAccess` and `waitingScreens` when the file has none (`"waitingScreens": []`
+    opts out). Other profiles are returned as they are."""
     builtin = next((p for p in builtin_profiles() if p.id == profile.id), None)
-    if builtin is None or builtin.project_access is None:
+    if builtin is None:
         return profile
-    return profile.model_copy(update={"project_access": builtin.project_access})
+    update: dict[str, Any] = {}
+    if profile.project_access is None and builtin.project_access is not None:
+        update["project_access"] = builtin.project_access
+    if "waiting_screens" not in profile.model_fields_set:  # `[]` in the file: none wanted
+        update["waiting_screens"] = builtin.waiting_screens
+    return profile.model_copy(update=update) if update else profile

@@ -140,6 +140,19 @@ def test_a_builtin_from_an_earlier_version_gets_the_catalogue_grant_only() -> No
     assert with_catalogue_defaults(Profile.from_json(LEGACY)) == Profile.from_json(LEGACY)
 
 
+def test_builtins_know_the_screens_where_their_cli_waits_for_its_human() -> None:
+    old = Profile.from_json({**LEGACY, "id": "codex-cli", "command": "codex"})
+    assert "Sign in with ChatGPT" in with_catalogue_defaults(old).waiting_screens
+    none = Profile.from_json({**LEGACY, "id": "codex-cli", "command": "codex",
+                              "waitingScreens": []})
+    assert with_catalogue_defaults(none).waiting_screens == ()  # the user's choice is kept
+    gemini = next(p for p in builtin_profiles() if p.id == "gemini-cli")
+    assert "Do you trust the following folders" in gemini.waiting_screens
+    with pytest.raises(AppError) as err:
+        Profile.from_json({**LEGACY, "waitingScreens": ["  "]})
+    assert "waitingScreens" in err.value.message
+
+
 @given(args=st.lists(st.text(), max_size=4),
        env=st.dictionaries(st.from_regex(r"[A-Z_][A-Z0-9_]{0,8}", fullmatch=True), st.text(),
                            max_size=3),

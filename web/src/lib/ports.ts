@@ -62,6 +62,8 @@ export interface Profile {
   /** Headless (structured) adapter (contracts §10). */
   structured?: { protocol: StructuredProtocol; command?: string; args?: string[] };
   promptReadyPattern?: string;
+  /** Texts that, on its screen, mean the CLI waits for its human (sign-in, folder trust): no task is typed then. */
+  waitingScreens?: string[];
   submitSequence?: string;
   submitDelayMs?: number;
   /** How its terminal takes a typed task: `shell` gets it as the no-op `: '…'`; omitted: derived (contracts §7.2). */
@@ -513,6 +515,8 @@ export interface DelegationReady {
   submitSequence?: string;
   submitDelayMs?: number;
   lineDirty: boolean;
+  /** Texts that, on the CLI's screen, mean it waits for its human: not typed while one shows. */
+  waitingScreens?: string[];
 }
 
 /** Where a ticket is: in the target's mailbox, its turn running, or ended. */

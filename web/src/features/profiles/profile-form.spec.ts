@@ -27,6 +27,15 @@ describe('profile form', () => {
     expect(out.projectAccess).toEqual({ args: [] });
   });
 
+  it('edits the waiting screens one a line; emptied, they stay an empty list (none wanted)', () => {
+    const codex: Profile = { ...claude, id: 'codex-cli', waitingScreens: ['Sign in with ChatGPT'] };
+    expect(toForm(codex).waitingScreens).toBe('Sign in with ChatGPT');
+    const more = fromForm(codex, { ...toForm(codex), waitingScreens: 'Sign in with ChatGPT\n  Trust this folder  \n' });
+    expect(more.waitingScreens).toEqual(['Sign in with ChatGPT', 'Trust this folder']);
+    expect(fromForm(codex, { ...toForm(codex), waitingScreens: '' }).waitingScreens).toEqual([]);
+    expect(fromForm(claude, toForm(claude))).not.toHaveProperty('waitingScreens');
+  });
+
   it('prefers resume arguments over a resume flag', () => {
     const out = fromForm(claude, { ...toForm(claude), resumeArgs: 'resume\n{resumeId}' });
     expect(out.session).toEqual({ assignFlag: '--session-id', resumeArgs: ['resume', '{resumeId}'] });

@@ -19,6 +19,8 @@ export interface ProfileForm {
   cwd: string;
   projectAccess: string;
   promptReady: string;
+  /** One text a line: screens of the CLI that wait for its human. */
+  waitingScreens: string;
   submit: string;
   structured: '' | StructuredProtocol;
   structuredCommand: string;
@@ -88,6 +90,7 @@ export function toForm(profile: Profile): ProfileForm {
     cwd: profile.cwdTemplate ?? '{agentRunDir}',
     projectAccess: (profile.projectAccess?.args ?? []).join('\n'),
     promptReady: profile.promptReadyPattern ?? '',
+    waitingScreens: (profile.waitingScreens ?? []).join('\n'),
     submit: profile.submitSequence === undefined ? '' : escapeKeys(profile.submitSequence),
     structured: profile.structured?.protocol ?? '',
     structuredCommand: profile.structured?.command ?? '',
@@ -117,6 +120,8 @@ export function fromForm(base: Profile, form: ProfileForm): Profile {
   const access = lines(form.projectAccess);
   if (access.length > 0 || base.projectAccess) out.projectAccess = { args: access };
   setOptional(out, 'promptReadyPattern', form.promptReady.trim() ? form.promptReady : '');
+  const screens = lines(form.waitingScreens);
+  if (screens.length > 0 || base.waitingScreens) out.waitingScreens = screens;
   setOptional(out, 'submitSequence', form.submit ? unescapeKeys(form.submit) : '');
   if (form.structured) {
     const structured: NonNullable<Profile['structured']> = { protocol: form.structured };

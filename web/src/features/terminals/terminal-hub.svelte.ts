@@ -39,6 +39,21 @@ export interface PortalStatus {
   delivering: Delivery | null;
   typing: boolean;
   queued: number;
+  /** The screen text the next task waits behind (the CLI waits for its human), if any. */
+  waitingScreen?: string | null;
+}
+
+/** The first of `texts` on the terminal's visible rows (wrapped rows joined), or null. */
+function screenShows(term: Terminal, texts: readonly string[]): string | null {
+  const buffer = term.buffer.active;
+  let screen = '';
+  for (let y = buffer.viewportY; y < buffer.viewportY + term.rows; y++) {
+    const line = buffer.getLine(y);
+    if (!line) continue;
+    screen += (line.isWrapped ? '' : '\n') + line.translateToString(true);
+  }
+  const flat = screen.replace(/\s+/g, ' ');
+  return texts.find((text) => text.trim() !== '' && flat.includes(text.replace(/\s+/g, ' '))) ?? null;
 }
 
 /** The WebGL2 contexts of the renderer canvases under `wrapper` (2D canvases give null). */
@@ -714,6 +729,7 @@ export class TerminalHub {
     };
     if (event.submitSequence !== undefined) delivery.submitSequence = event.submitSequence;
     if (event.submitDelayMs !== undefined) delivery.submitDelayMs = event.submitDelayMs;
+    if (event.waitingScreens?.length) delivery.waitingScreens = event.waitingScreens;
     portal.offer(delivery);
   }
 
@@ -732,8 +748,14 @@ export class TerminalHub {
       },
       changed: () => {
         if (this.#pool.get(sessionId) !== entry) return;
-        this.#portals.set(sessionId, { delivering: portal.shown, typing: portal.current !== null, queued: portal.queued.length });
+        this.#portals.set(sessionId, {
+          delivering: portal.shown,
+          typing: portal.current !== null,
+          queued: portal.queued.length,
+          waitingScreen: portal.waitingScreen,
+        });
       },
+      screenShows: (texts) => screenShows(entry.term, texts),
       humanLine: (dirty) => {
         if (entry.root === null) return; // no project known yet: nowhere to report it
         void this.#gateway.orchestration.humanLine(entry.root, sessionId, dirty).catch(() => {});

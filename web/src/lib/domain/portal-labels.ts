@@ -7,6 +7,15 @@ export function shortTicket(ticket: string): string {
   return ticket.slice(0, SHORT_TICKET_CHARS);
 }
 
+/**
+ * "1 task waits: the terminal shows “Sign in with ChatGPT” — answer it; IdeA types the task once
+ * the prompt is back" (the CLI waits for its human: a menu would take the task's characters).
+ */
+export function screenWaitingNotice(queued: number, screen: string): string {
+  const what = queued === 1 ? '1 task waits' : `${queued} tasks wait`;
+  return `${what}: the terminal shows “${screen}” — answer it; IdeA types the task once the prompt is back`;
+}
+
 /** "1 task waits for an empty prompt line — press Enter or Ctrl-U" (the way to clear the line). */
 export function waitingNotice(queued: number): string {
   const what = queued === 1 ? '1 task waits' : `${queued} tasks wait`;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { OVERLAY_MIN_MS, SETTLE_MS, WritePortal, oneLine, planInjection, type Delivery, type PortalHost } from './write-portal';
+import { OVERLAY_MIN_MS, SCREEN_POLL_MS, SETTLE_MS, WritePortal, oneLine, planInjection, type Delivery, type PortalHost } from './write-portal';
 
 const task = (ticket = 't1', extra: Partial<Delivery> = {}): Delivery => ({
   root: '/p',
@@ -91,6 +91,29 @@ describe('WritePortal', () => {
 
     await vi.advanceTimersByTimeAsync(10_000);
     expect(acks).toEqual(['t1']);
+  });
+
+  it('types nothing while the screen waits for the human (a sign-in menu), then types it once gone', async () => {
+    const { p, sent, host } = portal();
+    let screen: string | null = 'Sign in with ChatGPT';
+    host.screenShows = (texts) => (texts.includes(screen ?? '') ? screen : null);
+    p.offer(task('t1', { waitingScreens: ['Choose how you want to use Codex', 'Sign in with ChatGPT'] }));
+    await vi.advanceTimersByTimeAsync(SETTLE_MS + SCREEN_POLL_MS * 4);
+    expect(sent).toEqual([]); // the ticket's digits would have picked menu options
+    expect(p.waitingScreen).toBe('Sign in with ChatGPT');
+    expect(p.queued).toHaveLength(1);
+    screen = null; // the human signed in: the CLI is at its prompt
+    await vi.advanceTimersByTimeAsync(SCREEN_POLL_MS + SETTLE_MS);
+    expect(p.waitingScreen).toBeNull();
+    expect(sent).toEqual([task().text]);
+  });
+
+  it('does not look at the screen for a delivery without waiting screens', async () => {
+    const { p, sent, host } = portal();
+    host.screenShows = () => 'anything';
+    p.offer(task());
+    await vi.advanceTimersByTimeAsync(SETTLE_MS);
+    expect(sent).toEqual([task().text]);
   });
 
   it('lets the overlay linger for the eye until OVERLAY_MIN_MS after the cut, holding nothing back', async () => {

@@ -28,6 +28,8 @@ export interface Delivery {
   submitDelayMs?: number;
   /** The backend last heard this session's line was left with text (maybe by another view). */
   lineDirty?: boolean;
+  /** Texts that, on the CLI's screen, mean it waits for its human (a sign-in menu). */
+  waitingScreens?: string[];
 }
 
 export const DEFAULT_SUBMIT_SEQUENCE = '\r';
@@ -36,6 +38,8 @@ export const DEFAULT_SUBMIT_DELAY_MS = 60;
 export const OVERLAY_MIN_MS = 600;
 /** Quiet time between seeing the line empty and cutting the relay. */
 export const SETTLE_MS = 30;
+/** How often a screen that waits for the human is looked at again (ms). */
+export const SCREEN_POLL_MS = 500;
 
 /** The writes of one delivery. */
 export interface InjectionPlan {
@@ -80,11 +84,14 @@ export interface PortalHost {
   changed(): void;
   /** The human line went non-empty or uncertain (`true`) or empty again (`false`). */
   humanLine(dirty: boolean): void;
+  /** The first of `texts` the terminal's screen shows now, or null. */
+  screenShows?(texts: readonly string[]): string | null;
 }
 
 export interface PortalTiming {
   settleMs?: number;
   overlayMs?: number;
+  screenPollMs?: number;
 }
 
 /** A chunk typed while the relay was cut: keys count in the human line, binary reports do not. */
@@ -102,6 +109,10 @@ export class WritePortal {
   #host: PortalHost;
   #settleMs: number;
   #overlayMs: number;
+  #screenPollMs: number;
+  /** The waiting screen the next delivery waits behind, or null. */
+  #waitingScreen: string | null = null;
+  #screenPoll: ReturnType<typeof setTimeout> | undefined;
   #queue: Delivery[] = [];
   /** The delivery being typed: the relay is cut until its submit is written. */
   #typing: Delivery | null = null;
@@ -120,6 +131,12 @@ export class WritePortal {
     this.#host = host;
     this.#settleMs = timing.settleMs ?? SETTLE_MS;
     this.#overlayMs = timing.overlayMs ?? OVERLAY_MIN_MS;
+    this.#screenPollMs = timing.screenPollMs ?? SCREEN_POLL_MS;
+  }
+
+  /** What the CLI's screen shows that holds the next delivery back (it waits for its human). */
+  get waitingScreen(): string | null {
+    return this.#waitingScreen;
   }
 
   /** The delivery being typed (the relay is cut), or null. */
@@ -189,10 +206,14 @@ export class WritePortal {
     return true;
   }
 
-  /** Starts the next delivery if the line is empty and the session ready (after a quiet moment). */
+  /**
+   * Starts the next delivery if the line is empty, the session ready and its screen not one
+   * that waits for the human (looked at again every `screenPollMs`), after a quiet moment.
+   */
   pump(): void {
     if (this.#disposed || this.#typing || this.#settle !== undefined) return;
     if (this.#queue.length === 0 || !this.line.empty || !this.#host.ready()) return;
+    if (this.#screenWaits()) return;
     this.#settle = setTimeout(() => {
       this.#settle = undefined;
       this.#begin();
@@ -210,8 +231,28 @@ export class WritePortal {
     this.#settle = undefined;
     clearTimeout(this.#linger);
     this.#linger = undefined;
+    clearTimeout(this.#screenPoll);
+    this.#screenPoll = undefined;
     this.#queue = [];
     return this.#running;
+  }
+
+  /** Whether the next delivery waits behind a screen for the human (re-checked later). */
+  #screenWaits(): boolean {
+    const texts = this.#queue[0]?.waitingScreens ?? [];
+    const shows = texts.length > 0 ? (this.#host.screenShows?.(texts) ?? null) : null;
+    if (shows !== this.#waitingScreen) {
+      this.#waitingScreen = shows;
+      this.#host.changed();
+    }
+    if (shows === null) return false;
+    if (this.#screenPoll === undefined) {
+      this.#screenPoll = setTimeout(() => {
+        this.#screenPoll = undefined;
+        this.pump();
+      }, this.#screenPollMs);
+    }
+    return true;
   }
 
   #knows(ticket: string): boolean {
@@ -234,7 +275,7 @@ export class WritePortal {
   #begin(): void {
     if (this.#disposed || this.#queue.length === 0 || !this.#host.ready()) return;
     // Something was typed during the quiet moment: wait for the next empty line (no erasing).
-    if (!this.line.empty) return;
+    if (!this.line.empty || this.#screenWaits()) return;
     const delivery = this.#queue.shift()!;
     this.#typing = delivery;
     this.#shown = delivery;
