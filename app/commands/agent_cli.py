@@ -63,6 +63,9 @@ def run(args: argparse.Namespace, env: Mapping[str, str], *, stdin: TextIO | Non
                  connect_timeout_s=HOOK_CONNECT_TIMEOUT_S)
             return 0
         command = build_command(args, lambda: inp.read())
+        if args.command == "ask" and _is_tty(err):  # a human at the terminal: say it waits
+            print(f"idea: asking {args.agent}; waiting for the answer (Ctrl+C withdraws the "
+                  "ask)", file=err, flush=True)
         result = call(endpoint, agent, token, command)
     except EndpointError as exc:
         print(f"idea{' hook' if hook else ''}: {exc.code}: {exc.message}", file=err)
@@ -75,6 +78,13 @@ def run(args: argparse.Namespace, env: Mapping[str, str], *, stdin: TextIO | Non
     if text:
         print(text, file=out)
     return 0
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def build_command(args: argparse.Namespace, read_stdin: Callable[[], str]) -> dict[str, Any]:

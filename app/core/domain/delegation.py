@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.alias_generators import to_camel
 
 from app.core.domain.documents import first_error
@@ -58,7 +58,14 @@ class _Command(BaseModel):
                               extra="forbid")
 
 
-Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS)]
+def _not_blank(text: str) -> str:
+    if not text.strip():
+        raise ValueError("is blank: say what to do")
+    return text
+
+
+#: A task or message: not blank (a whitespace-only one used to be queued and typed).
+Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS), AfterValidator(_not_blank)]
 Target = Annotated[str, Field(min_length=1, max_length=200)]
 
 

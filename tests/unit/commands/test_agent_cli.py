@@ -153,3 +153,27 @@ def test_ctrl_c_while_an_ask_waits_prints_one_line_not_a_traceback(
     assert code == 130
     assert err.getvalue() == "idea: interrupted (the ask is withdrawn)\n"
     assert out.getvalue() == ""
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_an_ask_typed_at_a_terminal_says_it_waits_and_a_piped_one_prints_only_the_reply(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Trial finding: a queued `idea ask` printed nothing for as long as it waited.
+    from app.commands import agent_cli
+
+    monkeypatch.setattr(agent_cli, "call", lambda *a, **k: {"ticket": "t1", "reply": "4"})
+    env = {name: "x" for name in agent_cli._ENV}
+    out, err = io.StringIO(), _Terminal()
+    assert agent_cli.run(parse("ask", "Beta", "2+2?"), env, stdin=io.StringIO(), stdout=out,
+                         stderr=err) == 0
+    assert err.getvalue() == ("idea: asking Beta; waiting for the answer (Ctrl+C withdraws "
+                              "the ask)\n")
+    assert out.getvalue() == "4\n"
+    piped = io.StringIO()
+    agent_cli.run(parse("ask", "Beta", "2+2?"), env, stdin=io.StringIO(), stdout=io.StringIO(),
+                  stderr=piped)
+    assert piped.getvalue() == ""

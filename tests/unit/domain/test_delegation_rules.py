@@ -35,6 +35,9 @@ def test_commands_are_validated_with_the_field_named() -> None:
         "command.task: field required": {"type": "agent.ask", "target": "B"},
         "command.target: string should have at least 1 character":
             {"type": "agent.ask", "target": "", "task": "x"},
+        "command.text: is blank: say what to do":  # a trial got it queued and typed
+            {"type": "agent.message", "target": "B", "text": " \t\n "},
+        "command.task: is blank: say what to do": {"type": "agent.ask", "target": "B", "task": "  "},
         "command.extra: extra inputs are not permitted":
             {"type": "agent.list", "extra": 1},
         "command.event: input should be 'session-start', 'stop', 'stop-failure', "

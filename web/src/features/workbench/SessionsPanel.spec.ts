@@ -107,6 +107,9 @@ describe('SessionsPanel', () => {
     await waitFor(() => expect(row('s1').dataset.shown).toBe('background'));
 
     const card = screen.getByTestId('agent-item');
+    // Running: Delete is off (a trial asked "Delete?" and then failed), and says why.
+    expect(within(card).getByTestId('delete-agent')).toBeDisabled();
+    expect(within(card).getByTestId('delete-agent')).toHaveAttribute('title', 'Stop Coder before deleting it');
     await fireEvent.click(within(card).getByTestId('stop-agent'));
     await fireEvent.click(within(card).getByTestId('confirm-stop-agent'));
     await waitFor(() => expect(h.gateway.callsOf('terminals.kill')).toEqual([['s1']]));
