@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FeedScheduler, type FeedClock, type FeedTuning } from './feed-scheduler';
+import { FEED_TUNING, FeedScheduler, type FeedClock, type FeedTuning } from './feed-scheduler';
 
 interface Written {
   sessionId: string;
@@ -31,6 +31,8 @@ function page(tuning: Partial<FeedTuning> = {}) {
   const feed = new FeedScheduler((sessionId, text, counted, parsed) => written.push({ sessionId, text, counted, parsed: parsed ?? done, direct: !parsed }), clock, {
     directChars: 10,
     ...tuning,
+    // a test giving the slice gives it whether or not the user works in the window
+    unattendedSliceMs: tuning.unattendedSliceMs ?? tuning.sliceMs ?? FEED_TUNING.unattendedSliceMs,
   });
   return {
     feed,
@@ -207,6 +209,23 @@ describe('FeedScheduler', () => {
     spendSlice();
     expect(p.frameWaits).toEqual([0, 100, 100, 0]);
     expect(p.feed.frameWaitAt()).toBe(0);
+  });
+
+  it('takes the unattended slice while nobody works in the window', () => {
+    const p = page({ firstChunkChars: 1000, minChunkChars: 1000, maxChunkChars: 1000, sliceMs: 12, unattendedSliceMs: 30, urgentMs: 1000 });
+    p.feed.feed('s1', big(10_000));
+    p.runTasks();
+    p.parseNext(13); // past the attended slice, within the unattended one: no frame yet
+    p.runTasks();
+    expect(p.frames).toHaveLength(0);
+    expect(p.written).toHaveLength(2);
+    p.feed.interacted();
+    p.parseNext(13);
+    p.runTasks();
+    expect(p.frames).toHaveLength(1); // working in the window: the short slice again
+    expect(p.feed.sliceAt()).toBe(12);
+    p.advance(1000);
+    expect(p.feed.sliceAt()).toBe(30);
   });
 
   it('starts a fresh slice after going idle', () => {

@@ -42,6 +42,15 @@ export interface FeedTuning {
    * were measured with it.
    */
   unattendedFrameWaitMs: number;
+  /**
+   * `sliceMs` while nobody works in the window (no key, click or wheel turn within `urgentMs`):
+   * the page waits for a frame less often during a flood nobody types in. Frames still come
+   * (Chromium draws one between two parse tasks when it is due): frame gaps p99 stayed 33–50
+   * ms. 40 ms: one `cat` +5–7 % (median of 13 alternating pairs, 9 higher), the quiet echo,
+   * Ctrl+C and sixteen floods unchanged (docs/benchmarks.md, sitting 13). A key pressed during
+   * the slice ends it at the next chunk, as `sliceMs` would.
+   */
+  unattendedSliceMs: number;
 }
 
 export const FEED_TUNING: Readonly<FeedTuning> = {
@@ -57,6 +66,7 @@ export const FEED_TUNING: Readonly<FeedTuning> = {
   urgentMs: 1000,
   frameWaitMs: 100,
   unattendedFrameWaitMs: 100,
+  unattendedSliceMs: 40,
 };
 
 /**
@@ -280,8 +290,16 @@ export class FeedScheduler {
 
   /** How long the scheduler waits for a frame after a slice at `now` (ms): see `frameWaitMs`. */
   frameWaitAt(now = this.#clock.now()): number {
-    const attended = now - this.#interactedAt < this.#tuning.urgentMs;
-    return attended ? this.#tuning.frameWaitMs : this.#tuning.unattendedFrameWaitMs;
+    return this.#attended(now) ? this.#tuning.frameWaitMs : this.#tuning.unattendedFrameWaitMs;
+  }
+
+  /** How long a slice of parsing lasts at `now` (ms): see `sliceMs`, `unattendedSliceMs`. */
+  sliceAt(now = this.#clock.now()): number {
+    return this.#attended(now) ? this.#tuning.sliceMs : this.#tuning.unattendedSliceMs;
+  }
+
+  #attended(now: number): boolean {
+    return now - this.#interactedAt < this.#tuning.urgentMs;
   }
 
   /** Characters of `sessionId` the page holds and its terminal did not take yet. */
@@ -341,7 +359,7 @@ export class FeedScheduler {
     while (this.#line.length > 0 && this.#outstanding.size < this.#tuning.maxOutstanding) {
       const now = this.#clock.now();
       this.#sliceStart ??= now;
-      if (now - this.#sliceStart >= this.#tuning.sliceMs) {
+      if (now - this.#sliceStart >= this.sliceAt(now)) {
         this.#awaitingFrame = true;
         this.#clock.afterFrame(() => {
           this.#awaitingFrame = false;
