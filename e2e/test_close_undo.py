@@ -14,7 +14,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
-from e2e.ui import cells, open_shell, terminal_text, type_in, wait_for, wait_terminal
+from e2e.ui import cells, open_shell, session_in_cell, terminal_text, type_in, wait_for, wait_terminal
 
 
 def shell_with_marker(page: Page) -> tuple[str, str]:
@@ -28,13 +28,7 @@ def shell_with_marker(page: Page) -> tuple[str, str]:
 
 
 def terminal_in_first_cell(page: Page) -> str | None:
-    """The session id of the first cell's terminal, or None when the cell holds none.
-
-    Read in one step in the page: a count then a ``get_attribute`` raced the cell closing in
-    between (CI), the attribute read then waiting 30 s for a terminal gone for good."""
-    found: str | None = cells(page).first.locator('[data-testid="terminal"]').evaluate_all(
-        "els => els.length === 1 ? els[0].getAttribute('data-session-id') : null")
-    return found
+    return session_in_cell(page, 0)
 
 
 def test_ctrl_z_after_closing_a_shells_cell_brings_the_same_shell_back(launch,

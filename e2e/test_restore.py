@@ -15,7 +15,16 @@ import time
 from pathlib import Path
 
 from e2e.test_agents import create_agent, launch_in, session_of
-from e2e.ui import cell_menu, cells, open_shell, terminal_text, type_in, wait_for, wait_terminal
+from e2e.ui import (
+    cell_menu,
+    cells,
+    open_shell,
+    session_in_cell,
+    terminal_text,
+    type_in,
+    wait_for,
+    wait_terminal,
+)
 
 
 def sleep_pids() -> set[str]:
@@ -58,6 +67,19 @@ def test_closing_a_cell_running_sleep_asks_kill_keep_or_cancel(launch, tmp_path:
     show.click()
     wait_for(lambda: cells(page).first.locator('[data-testid="terminal"]')
              .get_attribute("data-session-id") == session, what="the shell back")
+    # … and one undo after Keep brings the cell back showing it (a trial got an empty cell:
+    # the keep was a detach, then a close, two undo steps).
+    page.keyboard.press("Control+Shift+D")
+    wait_for(lambda: cells(page).count() == 2, what="split")
+    cells(page).first.locator('[data-testid="close-cell"]').click()
+    page.locator('[data-testid="confirm-keep"]').click()
+    wait_for(lambda: cells(page).count() == 1, what="the shell's cell closed")
+    page.keyboard.press("Control+Alt+z")
+    wait_for(lambda: cells(page).count() == 2 and session_in_cell(page, 0) == session,
+             what="undo: the cell back with its shell")
+    assert Path(f"/proc/{pid}").exists()
+    cells(page).nth(1).locator('[data-testid="close-cell"]').click()  # the empty one
+    wait_for(lambda: cells(page).count() == 1, what="one cell")
 
     # Kill: the shell and its sleep end.
     cells(page).first.locator('[data-testid="close-cell"]').click()

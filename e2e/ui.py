@@ -15,6 +15,16 @@ def cells(page: Page) -> Locator:
     return page.locator('[data-testid="cell"]')
 
 
+def session_in_cell(page: Page, index: int = 0) -> str | None:
+    """The session id of cell `index`'s terminal, or None when it holds none (or there is no
+    such cell). Read in one step in the page: a count then a `get_attribute` raced a cell
+    closing in between (CI), the attribute read then waiting 30 s for a terminal gone."""
+    found: str | None = cells(page).evaluate_all(
+        "(els, i) => { const t = els[i]?.querySelectorAll('[data-testid=\"terminal\"]');"
+        " return t && t.length === 1 ? t[0].getAttribute('data-session-id') : null; }", index)
+    return found
+
+
 def wait_for(predicate: Callable[[], Any], timeout_s: float = 20, what: str = "condition") -> Any:
     """Poll ``predicate`` until truthy; returns its value or raises ``AssertionError``."""
     deadline = time.monotonic() + timeout_s

@@ -1,7 +1,7 @@
 """Layout edit operations sent by the UI (contract §3) as pydantic models, and their decoding.
 
 Tree ops act on the active layout: `{"kind":"split","nodeId","direction","extent"?}`,
-`{"kind":"close","nodeId","kill"?}`, `{"kind":"resize","nodeId","weights"}` (split) or
+`{"kind":"close","nodeId","kill"?,"keep"?}`, `{"kind":"resize","nodeId","weights"}` (split) or
 `{"kind":"resize","nodeId","colWeights"?,"rowWeights"?}` (grid),
 `{"kind":"assign","nodeId","session"?,"agent"?,"agentWasRunning"?}`,
 `{"kind":"move","nodeId","toNodeId"}` (swap what two cells show),
@@ -29,6 +29,7 @@ from pydantic import (
     StrictFloat,
     TypeAdapter,
     ValidationError,
+    model_validator,
 )
 from pydantic.alias_generators import to_camel
 
@@ -71,11 +72,20 @@ class SplitOp(_Sized):
 
 class CloseOp(_Op):
     """Remove leaf `node_id`. Its plain shell is killed after the close grace unless shown
-    again (`pending_kills`), at once with `kill` (the user confirmed killing what runs in it)."""
+    again (`pending_kills`), at once with `kill` (the user confirmed killing what runs in it),
+    never with `keep` (the user chose to keep it running in the background: detached, in the
+    same undo step as the close, so Ctrl+Z brings the cell back showing it)."""
 
     kind: Literal["close"] = "close"
     node_id: str
     kill: StrictBool = False
+    keep: StrictBool = False
+
+    @model_validator(mode="after")
+    def _kill_or_keep(self) -> CloseOp:
+        if self.kill and self.keep:
+            raise ValueError("kill and keep: one or the other")
+        return self
 
 
 class ResizeOp(_Sized):
@@ -195,9 +205,9 @@ CONTENT_OPS = (AssignOp, MoveOp)
 
 def edit_kind(op: LayoutOp) -> EditKind:
     """What `op` is to the session rules (`sessions.fate_after_edit`): `close` / `close_kill`
-    (a close with `kill`), `undo`, `redo`, else `other`."""
+    / `close_keep` (a close with `kill` / `keep`), `undo`, `redo`, else `other`."""
     if isinstance(op, CloseOp):
-        return "close_kill" if op.kill else "close"
+        return "close_kill" if op.kill else "close_keep" if op.keep else "close"
     if isinstance(op, UndoOp):
         return "undo"
     if isinstance(op, RedoOp):

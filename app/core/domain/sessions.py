@@ -87,9 +87,10 @@ class SessionRecord:
 
 
 #: What a layout edit was, as the session rules see it: `close` (a cell closed), `close_kill`
-#: (a cell closed and the user confirmed killing what ran in it), `undo`, `redo`, or `other`
-#: (every other edit: split, assign, merge, preset, showing a session…).
-EditKind = Literal["close", "close_kill", "undo", "redo", "other"]
+#: (a cell closed and the user confirmed killing what ran in it), `close_keep` (closed, the
+#: user chose to keep what ran in it), `undo`, `redo`, or `other` (every other edit: split,
+#: assign, merge, preset, showing a session…).
+EditKind = Literal["close", "close_kill", "close_keep", "undo", "redo", "other"]
 
 
 @dataclass(frozen=True)
@@ -113,10 +114,10 @@ def fate_after_edit(kind: EditKind, before: set[str], after: set[str],
     (`PendingKills.revived`). Closing a cell dooms a plain shell — killed after the grace
     unless shown again, so an undo brings it back alive — and kills it at once for
     `close_kill`; a redo that hides a revived shell closes it again (doom). An agent is
-    never killed by a layout change, and every other edit that hides a session — "Detach
-    from cell" (`assign` without session), undo/redo, a merge or preset — detaches it,
-    shell or agent. Sessions that already ended, or that the project does not own, are left
-    alone.
+    never killed by a layout change, and every other edit that hides a session — a close
+    keeping it (`close_keep`), "Detach from cell" (`assign` without session), undo/redo, a
+    merge or preset — detaches it, shell or agent. Sessions that already ended, or that the
+    project does not own, are left alone.
     """
     kill: set[str] = set()
     doom: set[str] = set()

@@ -2,6 +2,7 @@
 detaches (`fate_after_edit`), which pending kills an edit cancels and which are due when
 (`PendingKills`)."""
 
+
 from app.core.domain.layout_edit import edit_kind, parse_layout_op
 from app.core.domain.pending_kills import CLOSE_GRACE_MS, PendingKills
 from app.core.domain.sessions import SessionFate, SessionRecord, fate_after_edit

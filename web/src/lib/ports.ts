@@ -170,7 +170,7 @@ export interface LayoutDoc {
 export type LayoutOp =
   | { kind: 'split'; nodeId: string; direction: SplitDirection }
   /** `kill`: end its plain shell at once (the user confirmed); else only after the close grace. */
-  | { kind: 'close'; nodeId: string; kill?: boolean }
+  | { kind: 'close'; nodeId: string; kill?: boolean; keep?: boolean }
   | { kind: 'resize'; nodeId: string; weights: number[] }
   | { kind: 'assign'; nodeId: string; session?: string; agent?: string }
   | { kind: 'undo' }

@@ -402,14 +402,16 @@ export class ProjectTab {
   async closeCell(nodeId: string): Promise<void> {
     const session = findLeaf(this.#layoutRoot, nodeId)?.session;
     const shell = session ? this.#sessions.find((s) => s.sessionId === session && s.kind === 'shell' && s.alive) : undefined;
-    let kill = false;
+    let choice: 'kill' | 'keep' | 'cancel' | 'idle' = 'idle';
     if (shell && this.#notices.askAboutBusy) {
-      const choice = await this.#notices.askAboutBusy([shell.sessionId], 'this cell');
+      choice = await this.#notices.askAboutBusy([shell.sessionId], 'this cell');
       if (choice === 'cancel') return;
-      if (choice === 'keep' && !(await this.editLayout({ kind: 'assign', nodeId }))) return;
-      kill = choice === 'kill';
     }
-    await this.editLayout(kill ? { kind: 'close', nodeId, kill } : { kind: 'close', nodeId });
+    // One close, one undo step: Ctrl+Z after "Keep in background" brings the cell back with
+    // its shell (closing after a detach of its own made the undo bring back an empty cell).
+    if (choice === 'kill') await this.editLayout({ kind: 'close', nodeId, kill: true });
+    else if (choice === 'keep') await this.editLayout({ kind: 'close', nodeId, keep: true });
+    else await this.editLayout({ kind: 'close', nodeId });
   }
 
   /**

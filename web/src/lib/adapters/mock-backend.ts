@@ -766,7 +766,7 @@ export class MockBackend {
           }
           project.layouts = next;
           if (next !== doc) this.#emit({ type: 'layoutChanged', root, layouts: next });
-          this.#settleSessions(project, before, op.kind === 'close' ? (op.kill ? 'kill' : 'close') : null);
+          this.#settleSessions(project, before, op.kind === 'close' && !op.keep ? (op.kill ? 'kill' : 'close') : null);
           return next;
         }),
       showSession: (root: string, sessionId: string, nodeId: string) =>
