@@ -21,6 +21,21 @@ describe('agents.json edited on disk', () => {
   });
 });
 
+describe('the resume strip of a tab', () => {
+  it('drops the error of a failed row once the agent runs', async () => {
+    const resumable = { nodeId: 'n1', agentId: 'a1', agentName: 'Alpha', profileId: 'shell', profileName: 'Shell', conversationId: 'x', resumeId: null, how: 'fresh' as const, note: 'relaunches' };
+    const gateway = new MockGateway({ projects: [project('/p', { agents: [alpha] })], resumable: { '/p': [resumable] } });
+    const tab = new ProjectTab(await gateway.projects.open('/p'), gateway, noNotices);
+    await tab.resume.load();
+    gateway.failNext('resume.answer', new GatewayError('CORRUPT_FILE', 'permissions.json: not launched'));
+    await tab.resume.answer('n1', 'resume');
+    expect(tab.resume.rows[0].state).toBe('failed');
+    tab.agentStateChanged('a1', 'running', 's9');
+    expect(tab.resume.rows[0]).toMatchObject({ state: 'fresh', message: 'running now (launched another way)' });
+    tab.dispose();
+  });
+});
+
 describe('a tab opening a project', () => {
   it('shows who works for whom from before it opened (the backend graph), on the cards and in the cells', async () => {
     const h = harness({ projects: [project('/p', { agents: [alpha, beta], layouts: layoutDoc(splitOf(['n1', 'n2'])) })] });

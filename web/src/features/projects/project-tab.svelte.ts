@@ -531,6 +531,7 @@ export class ProjectTab {
       if (sessionId === undefined) delete next.sessionId;
       return next;
     });
+    if (state === 'running') this.resume.agentRunning(agentId);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { MockGateway } from '../../lib/adapters/mock';
-import type { LayoutDoc, ResumableAgent } from '../../lib/ports';
+import { GatewayError, type LayoutDoc, type ResumableAgent } from '../../lib/ports';
 import { agent, layoutDoc, project as projectDto } from '../../test/harness';
 import ResumePanel from './ResumePanel.svelte';
 import { ResumeOffer } from './resume.svelte';
@@ -49,6 +49,19 @@ describe('ResumePanel', () => {
     await waitFor(() => expect(screen.getAllByTestId('resume-row')[0]).toHaveAttribute('data-state', 'resumed'));
     expect(gateway.callsOf('resume.answer')[0]).toEqual([ROOT, 'c1', 'resume', 120, 32]);
     expect(applied).toHaveLength(1);
+  });
+
+  it('a failed row stops saying so once the agent runs, launched another way', async () => {
+    const { gateway, offer } = setup();
+    await offer.load();
+    render(ResumePanel, { props: { offer } });
+    gateway.failNext('resume.answer', new GatewayError('CORRUPT_FILE', 'permissions.json: invalid JSON — not launched'));
+    await fireEvent.click(within(screen.getAllByTestId('resume-row')[0]).getByTestId('resume-resume'));
+    await waitFor(() => expect(screen.getAllByTestId('resume-row')[0]).toHaveAttribute('data-state', 'failed'));
+    expect(screen.getAllByTestId('resume-note')[0]).toHaveTextContent('not launched');
+    offer.agentRunning('a1'); // the user fixed the file and relaunched it from its cell
+    await waitFor(() => expect(screen.getAllByTestId('resume-note')[0]).toHaveTextContent('running now'));
+    expect(screen.getAllByTestId('resume-row')[0]).toHaveAttribute('data-state', 'fresh');
   });
 
   it('Resume all answers every pending row in order', async () => {

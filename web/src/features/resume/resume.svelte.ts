@@ -92,6 +92,17 @@ export class ResumeOffer {
     this.#open = false;
   }
 
+  /**
+   * The agent runs now, launched another way (its cell's Relaunch, a card): a row that failed
+   * no longer shows that error (a trial found the panel still saying "not launched").
+   */
+  agentRunning(agentId: string): void {
+    if (!this.#rows.some((r) => r.agent.agentId === agentId && r.state === 'failed')) return;
+    this.#rows = this.#rows.map((r) =>
+      r.agent.agentId === agentId && r.state === 'failed' ? { ...r, state: 'fresh', message: 'running now (launched another way)' } : r,
+    );
+  }
+
   #set(nodeId: string, change: Partial<ResumeRow>): void {
     this.#rows = this.#rows.map((r) => (r.agent.nodeId === nodeId ? { ...r, ...change } : r));
   }
