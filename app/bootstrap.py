@@ -56,6 +56,7 @@ from app.core.usecases.layout_recovery import StartFreshLayouts
 from app.core.usecases.open_shell import OpenShell
 from app.core.usecases.permissions import AgentSandboxes
 from app.core.usecases.profiles import DetectProfiles, LoadProfiles, SaveProfiles
+from app.core.usecases.project_state import AGENTS_FILE, PERMISSIONS_FILE
 from app.core.usecases.projects import CreateProject, OpenProject
 from app.core.usecases.recent_projects import ListRecentProjects
 from app.core.usecases.settings import LoadSettings, MarkFirstRunDone, UpdateSettings
@@ -107,8 +108,9 @@ class Config:
 
 #: A per-project door built over the orchestrator and the credentials (endpoint, file protocol).
 DoorFactory = Callable[[OrchestratorService, Credentials], ProjectDoor]
-#: A watcher of each open project's files, told `changed(root)` when `agents.json` was edited.
-WatcherFactory = Callable[[Callable[[str], None]], ProjectDoor]
+#: A watcher of each open project's files: `handlers[name](root)` when `.ideai/<name>` was
+#: edited outside IdeA.
+WatcherFactory = Callable[[Mapping[str, Callable[[str], None]]], ProjectDoor]
 
 
 def endpoint_door(orchestrator: OrchestratorService, credentials: Credentials) -> ProjectDoor:
@@ -250,7 +252,8 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     output.tap(orchestrator.on_output)
     doors = [factory(orchestrator, credentials) for factory in a.doors]
     if a.file_watcher is not None:
-        doors.append(a.file_watcher(agents.reload))
+        doors.append(a.file_watcher({AGENTS_FILE: agents.reload,
+                                     PERMISSIONS_FILE: permissions.recheck}))
     # hot swap of profiles (issue 10 item 6)
     swaps = ProfileSwapService(projects, agents, a.terminals, output, headless, load_profiles,
                                SwapProfile(a.fs, a.resolver, config.shell))

@@ -1,7 +1,7 @@
-"""`agents.json` edited outside IdeA while its project is open, in the real window (SPEC §1 file
-watching; a trial found such edits ignored until the project was reopened): a new agent shows
-up in the panel, a broken file is reported there and left as it is, fixing it brings the agents
-back."""
+"""`agents.json` and `permissions.json` edited outside IdeA while their project is open, in the
+real window (SPEC §1 file watching; a trial found such edits ignored until the project was
+reopened): a new agent shows up in the panel, a broken file is reported and left as it is,
+fixing it brings the agents back or clears the problem."""
 
 from __future__ import annotations
 
@@ -42,3 +42,16 @@ def test_agents_json_edited_on_disk_is_read_again(launch, tmp_path: Path) -> Non
     agents.write_text(json.dumps(doc, indent=2))
     wait_for(lambda: names(page) == ["Alpha", "Beta"], what="the agents back once fixed")
     wait_for(lambda: problem.count() == 0, what="the problem gone")
+
+
+def test_a_broken_permissions_file_is_said_at_open_and_cleared_once_fixed(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Trial finding: a broken permissions.json was said only at a launch or in its editor.
+    project = tmp_path / "proj"
+    (project / ".ideai").mkdir(parents=True)
+    permissions = project / ".ideai" / "permissions.json"
+    permissions.write_text('{"version": 1, "projectDefaults": ')
+    page = launch(project=project).page
+    item = page.locator('[data-testid="banner-item"]').filter(has_text="permissions.json")
+    item.wait_for()
+    permissions.write_text('{"version": 1, "projectDefaults": {"rules": [], "fallback": "allow"}}')
+    wait_for(lambda: item.count() == 0, what="the problem cleared once the file was fixed")

@@ -17,7 +17,14 @@ from app.core.domain.sandbox import SandboxPlan, SandboxStatus, access_set
 from app.core.domain.sandbox_compile import exposed_by_needs
 from app.core.domain.sessions import TerminalChunk
 from app.core.domain.terminal_denials import TerminalDenialScanner
-from app.core.events import DenialReported, DomainEvent, SessionExited, SessionStarted
+from app.core.events import (
+    DenialReported,
+    DomainEvent,
+    ProblemRaised,
+    ProblemResolved,
+    SessionExited,
+    SessionStarted,
+)
 from app.core.ports import (
     CliNeedsSource,
     Clock,
@@ -33,7 +40,8 @@ from app.core.usecases.permissions import (
     save_permissions,
 )
 from app.core.usecases.profiles import LoadProfiles
-from app.core.usecases.project_files import require_manifest
+from app.core.usecases.project_files import recheck_file, require_manifest
+from app.core.usecases.project_state import PERMISSIONS_FILE
 from app.services.open_projects import OpenProjects
 
 #: The plan the editor's "what this machine can do" line is judged on: writes confined.
@@ -84,6 +92,21 @@ class PermissionService:
         return PermissionsView(doc.to_json() if doc is not None else None,
                                self._enforcer.status(_PROBE_PLAN),
                                exposed_by_needs(effective, state.root, _PROBED, needs))
+
+    def recheck(self, root: str) -> None:
+        """`permissions.json` of open project `root` changed on disk (the file watcher): its
+        problem is raised when it no longer parses, resolved once it does again (no error when
+        the project is not open). Launches read it anew anyway."""
+        handle = self._projects.find(root)
+        if handle is None:
+            return
+        with handle.lock:
+            outcome = recheck_file(self._fs, handle.state, PERMISSIONS_FILE, PermissionsDoc)
+            root, file = handle.state.root, handle.state.path(PERMISSIONS_FILE)
+        for problem in outcome.problems:
+            self._events.publish(ProblemRaised(problem.file, problem.message, root))
+        if outcome.resolved:
+            self._events.publish(ProblemResolved(file, root))
 
     def save(self, root: str, document: Any) -> Mapping[str, Any]:
         """Validate and write the whole document (unknown keys kept); returns it as written.

@@ -41,7 +41,7 @@ def test_edits_of_agents_json_are_reported_once_per_burst(tmp_path: Path) -> Non
     agents = root / ".ideai" / "agents.json"
     agents.write_text('{"version": 1, "agents": []}\n')
     reports = Reports()
-    watcher = ProjectFilesWatcher(reports.changed)
+    watcher = ProjectFilesWatcher({"agents.json": reports.changed})
     try:
         watcher.open(str(root))
         with open(agents, "a") as f:  # in place, in several writes: one report
@@ -61,7 +61,8 @@ def test_edits_of_agents_json_are_reported_once_per_burst(tmp_path: Path) -> Non
         agents.write_text('{"version": 1, "agents": []}\n')
         assert len(reports.wait_for(3)) == 3
 
-        (root / ".ideai" / "layouts.json").write_text("{}")  # not watched
+        (root / ".ideai" / "layouts.json").write_text("{}")  # no handler for it
+
         (root / ".ideai" / "agents").mkdir()
         (root / ".ideai" / "agents" / "agents.json").write_text("{}")  # not in .ideai/ itself
         time.sleep(DEBOUNCE_S * 4)
@@ -76,8 +77,23 @@ def test_edits_of_agents_json_are_reported_once_per_burst(tmp_path: Path) -> Non
 
 
 def test_a_folder_without_ideai_is_not_watched(tmp_path: Path) -> None:
-    watcher = ProjectFilesWatcher(lambda root: None)
+    watcher = ProjectFilesWatcher({"agents.json": lambda root: None})
     try:
         assert watcher.open(str(tmp_path)) is None
+    finally:
+        watcher.close_all()
+
+
+def test_each_watched_file_goes_to_its_own_handler(tmp_path: Path) -> None:
+    (tmp_path / ".ideai").mkdir()
+    agents, permissions = Reports(), Reports()
+    watcher = ProjectFilesWatcher({"agents.json": agents.changed,
+                                   "permissions.json": permissions.changed})
+    try:
+        watcher.open(str(tmp_path))
+        (tmp_path / ".ideai" / "permissions.json").write_text("{")
+        assert permissions.wait_for(1) == [str(tmp_path)]
+        time.sleep(DEBOUNCE_S * 3)
+        assert agents.roots == []
     finally:
         watcher.close_all()

@@ -1,11 +1,13 @@
 """Edits made outside IdeA to an open project's files (SPEC §1 "file watching": external edits),
-watched with watchdog: `.ideai/agents.json` edited by hand, by `git checkout`, by another tool.
+watched with watchdog: `.ideai/agents.json` or `.ideai/permissions.json` edited by hand, by
+`git checkout`, by another tool.
 
 A `ProjectDoor`: `open(root)` watches `<root>/.ideai/` (not its subfolders), `close(root)`
-stops. Each burst of events naming `agents.json` — an editor writes in place (modified,
-closed), through a temporary file renamed over it (moved), or deletes and recreates it —
-calls `changed(root)` once, `DEBOUNCE_S` after the last event, on a timer thread. IdeA's own
-atomic writes are reported too: reading the file again then finds nothing new.
+stops. Each burst of events naming one of the watched files — an editor writes in place
+(modified, closed), through a temporary file renamed over it (moved), or deletes and recreates
+it — calls that file's handler `handlers[name](root)` once, `DEBOUNCE_S` after the last event,
+on a timer thread. IdeA's own atomic writes are reported too: reading the file again then
+finds nothing new.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
@@ -22,48 +24,46 @@ from app.adapters.watcher.folders import FolderWatches
 
 log = logging.getLogger(__name__)
 
-#: The files whose edits are reported, by name, in `.ideai/`.
-WATCHED = frozenset({"agents.json"})
 #: Quiet time after the last event of a burst before `changed` runs (s).
 DEBOUNCE_S = 0.25
 
 
 class _Handler(FileSystemEventHandler):
-    def __init__(self, on_event: Callable[[], None]) -> None:
-        self._on_event = on_event
+    def __init__(self, names: frozenset[str], on_event: Callable[[str], None]) -> None:
+        self._names, self._on_event = names, on_event
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.is_directory or event.event_type == "opened":
             return
         paths = [event.src_path, getattr(event, "dest_path", "")]
-        if any(os.path.basename(os.fsdecode(p)) in WATCHED for p in paths if p):
-            self._on_event()
+        for name in {os.path.basename(os.fsdecode(p)) for p in paths if p} & self._names:
+            self._on_event(name)
 
 
 class ProjectFilesWatcher:
-    """Reports edits of the watched files of each open project: `changed(root)` (any thread;
-    it must not raise, and a failure is logged)."""
+    """Reports edits of the files named in `handlers` (names in `.ideai/`) of each open
+    project: `handlers[name](root)` (any thread; a failure is logged)."""
 
-    def __init__(self, changed: Callable[[str], None]) -> None:
-        self._changed = changed
+    def __init__(self, handlers: Mapping[str, Callable[[str], None]]) -> None:
+        self._handlers = dict(handlers)
         self._lock = threading.Lock()
         self._watches = FolderWatches()
-        self._timers: dict[str, threading.Timer] = {}
+        self._timers: dict[tuple[str, str], threading.Timer] = {}
 
     def open(self, root: str) -> str | None:
         """Watch `root`'s `.ideai/` (when it exists). Returns None: no address for agents."""
         folder = Path(root) / ".ideai"
         if folder.is_dir():
-            self._watches.watch(root, str(folder), _Handler(lambda: self._burst(root)),
-                                recursive=False)
+            handler = _Handler(frozenset(self._handlers), lambda name: self._burst(root, name))
+            self._watches.watch(root, str(folder), handler, recursive=False)
         return None
 
     def close(self, root: str) -> None:
         """Stop watching `root` (a pending report is dropped)."""
         self._watches.unwatch(root)
         with self._lock:
-            timer = self._timers.pop(root, None)
-        if timer is not None:
+            timers = [self._timers.pop(key) for key in list(self._timers) if key[0] == root]
+        for timer in timers:
             timer.cancel()
 
     def close_all(self) -> None:
@@ -75,24 +75,24 @@ class ProjectFilesWatcher:
         for timer in timers:
             timer.cancel()
 
-    def _burst(self, root: str) -> None:
+    def _burst(self, root: str, name: str) -> None:
         if not self._watches.watched(root):
             return
         with self._lock:
-            old = self._timers.get(root)
-            timer = threading.Timer(DEBOUNCE_S, self._report, args=(root,))
+            old = self._timers.get((root, name))
+            timer = threading.Timer(DEBOUNCE_S, self._report, args=(root, name))
             timer.daemon = True
-            self._timers[root] = timer
+            self._timers[(root, name)] = timer
         if old is not None:
             old.cancel()
         timer.start()
 
-    def _report(self, root: str) -> None:
+    def _report(self, root: str, name: str) -> None:
         if not self._watches.watched(root):
             return
         with self._lock:
-            self._timers.pop(root, None)
+            self._timers.pop((root, name), None)
         try:
-            self._changed(root)
+            self._handlers[name](root)
         except Exception:
-            log.exception("reading the edited files of %s again failed", root)
+            log.exception("reading %s of %s again failed", name, root)

@@ -10,7 +10,7 @@ from app.core.domain.profiles import Profile
 from app.core.errors import AGENT_ALREADY_RUNNING, INVALID, AppError
 from app.core.ports import FileSystem, IdSource
 from app.core.usecases.project_files import (
-    AgentsReload,
+    FileReload,
     persona_path,
     reload_agents,
     require_manifest,
@@ -117,7 +117,7 @@ class ReloadAgents:
     def __init__(self, fs: FileSystem) -> None:
         self._fs = fs
 
-    def execute(self, project: ProjectState) -> AgentsReload:
+    def execute(self, project: ProjectState) -> FileReload:
         """What changed in `project` (updated in place); writes nothing, raises nothing: an
         unreadable file becomes its problem."""
         return reload_agents(self._fs, project)

@@ -39,9 +39,7 @@ from app.core.domain.sessions import SessionSandbox
 from app.core.errors import CORRUPT_FILE, INVALID, AppError
 from app.core.ports import CliNeedsSource, FileSystem, PermissionProjector, SandboxEnforcer
 from app.core.usecases.project_files import read_json
-from app.core.usecases.project_state import ideai_path
-
-PERMISSIONS_FILE = "permissions.json"
+from app.core.usecases.project_state import PERMISSIONS_FILE, ideai_path
 
 
 def load_permissions(fs: FileSystem, root: str) -> PermissionsDoc | None:

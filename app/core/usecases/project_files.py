@@ -18,12 +18,14 @@ from app.core.domain.layout import LayoutDoc, default_layout_doc
 from app.core.domain.layout_ops import assign
 from app.core.domain.layout_rules import validate_doc
 from app.core.domain.named_layouts import without_session_elsewhere
+from app.core.domain.permissions import PermissionsDoc
 from app.core.domain.project import ProjectMeta
 from app.core.errors import CORRUPT_FILE, INVALID, AppError
 from app.core.ports import FileSystem
 from app.core.usecases.project_state import (
     AGENTS_FILE,
     LAYOUTS_FILE,
+    PERMISSIONS_FILE,
     PROJECT_FILE,
     START_FRESH,
     Problem,
@@ -71,6 +73,7 @@ def load_project(fs: FileSystem, root: str, new_id: Callable[[], str]) -> Projec
 
     Missing `agents.json` → empty manifest; missing `layouts.json` → default doc (written on the
     first edit); a corrupt `agents.json` or `project.json` → `None` + a problem; a corrupt
+    `permissions.json` → a problem (launches refuse it then); a corrupt
     `layouts.json` → a fresh default doc kept in memory (`layouts_broken`) + a problem offering
     `START_FRESH`. An agent whose persona path leaves `.ideai/` is reported too (the agent stays
     listed; launching it is refused).
@@ -82,6 +85,8 @@ def load_project(fs: FileSystem, root: str, new_id: Callable[[], str]) -> Projec
                                      validate_manifest)
     layouts, ok_layouts = _load_part(fs, ideai_path(root, LAYOUTS_FILE), LayoutDoc, problems,
                                      validate_doc, START_FRESH)
+    # Only checked here: a launch reads it again and refuses to run unconfined when it is bad.
+    _load_part(fs, ideai_path(root, PERMISSIONS_FILE), PermissionsDoc, problems)
     if manifest is None and ok_agents:
         manifest = AgentManifest()
     if manifest is not None:
@@ -94,17 +99,18 @@ def load_project(fs: FileSystem, root: str, new_id: Callable[[], str]) -> Projec
 
 
 @dataclass(frozen=True)
-class AgentsReload:
-    """What reading `agents.json` again did: the agents `changed` (added, removed, edited, or
-    the file became unreadable or readable again); the problems it has now (`problems`, all
-    new when `changed`); `resolved` when it had problems before and has none now."""
+class FileReload:
+    """What reading a file of `.ideai/` again did: it `changed` (for `agents.json`: the agents
+    added, removed, edited; for any: it became unreadable, or readable again); the problems it
+    has now (`problems`, all new when `changed`); `resolved` when it had problems before and
+    has none now."""
 
     changed: bool
     problems: tuple[Problem, ...] = ()
     resolved: bool = False
 
 
-def reload_agents(fs: FileSystem, state: ProjectState) -> AgentsReload:
+def reload_agents(fs: FileSystem, state: ProjectState) -> FileReload:
     """Read `agents.json` again (it was edited outside IdeA) into `state`: the manifest is
     replaced when it changed; an unreadable file leaves `manifest` None with its problem, as
     on open (it is never written while so); writes nothing."""
@@ -117,10 +123,26 @@ def reload_agents(fs: FileSystem, state: ProjectState) -> AgentsReload:
         problems += _escaping_personas(file, manifest)
     before = [p for p in state.problems if p.file == file]
     if manifest == state.manifest and problems == before:
-        return AgentsReload(changed=False, problems=tuple(problems))
+        return FileReload(changed=False, problems=tuple(problems))
     state.manifest = manifest
     state.problems = [p for p in state.problems if p.file != file] + problems
-    return AgentsReload(changed=True, problems=tuple(problems),
+    return FileReload(changed=True, problems=tuple(problems),
+                        resolved=bool(before) and not problems)
+
+
+def recheck_file(fs: FileSystem, state: ProjectState, name: str,
+                 model: type[Document]) -> FileReload:
+    """`.ideai/<name>` (parsed as `model`) edited outside IdeA: its problems in `state` are
+    replaced by what reading it now finds; nothing else of `state` changes. `changed` when
+    they differ (`problems`: the new ones), `resolved` when it had some and has none now."""
+    file = state.path(name)
+    problems: list[Problem] = []
+    _load_part(fs, file, model, problems)
+    before = [p for p in state.problems if p.file == file]
+    if problems == before:
+        return FileReload(changed=False, problems=tuple(problems))
+    state.problems = [p for p in state.problems if p.file != file] + problems
+    return FileReload(changed=True, problems=tuple(problems),
                         resolved=bool(before) and not problems)
 
 

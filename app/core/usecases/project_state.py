@@ -19,6 +19,7 @@ IDEAI = ".ideai"
 PROJECT_FILE = "project.json"
 AGENTS_FILE = "agents.json"
 LAYOUTS_FILE = "layouts.json"
+PERMISSIONS_FILE = "permissions.json"
 CONTEXT_FILE = "CONTEXT.md"
 
 

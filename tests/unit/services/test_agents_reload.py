@@ -55,3 +55,25 @@ def test_a_project_not_open_is_left_alone() -> None:
     w = world()
     w.s.agents.reload("/home/u/other")
     assert w.timeline.of(AgentsChanged) == []
+
+
+def test_a_broken_permissions_file_is_reported_at_open_and_resolved_once_fixed() -> None:
+    # Trial finding: it was said only at a launch or in the permissions editor.
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    permissions = f"{ROOT}/.ideai/permissions.json"
+    w.fs.files[permissions] = '{"version": 1, "projectDefaults": '
+    w.s.projects.close(ROOT)
+    w.s.open_projects.remove(ROOT)
+    view = w.s.projects.open(ROOT)
+    [problem] = [p for p in view.problems if p.file == permissions]
+    assert "permissions.json" in problem.file
+    w.s.permissions.recheck(ROOT)  # nothing new
+    assert not w.timeline.of(ProblemResolved)
+    w.fs.files[permissions] = '{"version": 1, "projectDefaults": {"rules": [], "fallback": "allow"}}'
+    w.s.permissions.recheck(ROOT)
+    assert w.timeline.of(ProblemResolved) == [ProblemResolved(permissions, ROOT)]
+    assert not [p for p in w.s.projects.view(ROOT).problems if p.file == permissions]
+    w.fs.files[permissions] = "nope"
+    w.s.permissions.recheck(ROOT)
+    assert w.timeline.of(ProblemRaised)[-1].file == permissions
