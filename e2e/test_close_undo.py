@@ -27,10 +27,6 @@ def shell_with_marker(page: Page) -> tuple[str, str]:
     return session, found.group(1)
 
 
-def terminal_in_first_cell(page: Page) -> str | None:
-    return session_in_cell(page, 0)
-
-
 def test_ctrl_z_after_closing_a_shells_cell_brings_the_same_shell_back(launch,
                                                                        tmp_path: Path) -> None:
     app = launch(project=tmp_path / "proj")
@@ -38,14 +34,14 @@ def test_ctrl_z_after_closing_a_shells_cell_brings_the_same_shell_back(launch,
     session, pid = shell_with_marker(page)
 
     cells(page).first.locator('[data-testid="close-cell"]').click()
-    wait_for(lambda: terminal_in_first_cell(page) is None, what="the cell closed (empty)")
+    wait_for(lambda: session_in_cell(page, 0) is None, what="the cell closed (empty)")
     toast = page.locator('[data-testid="toast"]').filter(has_text="closed: undo")
     toast.wait_for()
     assert "Ctrl+Alt+Z" in toast.inner_text() and "30 s" in toast.inner_text()
     assert Path(f"/proc/{pid}").exists(), "closing the cell killed the shell at once"
 
     page.keyboard.press("Control+z")  # the focus is on no terminal: Ctrl+Z is the layout's undo
-    wait_for(lambda: terminal_in_first_cell(page) == session, what="the same shell back")
+    wait_for(lambda: session_in_cell(page, 0) == session, what="the same shell back")
     wait_terminal(page, session, "marker-42-pid-")  # its scrollback repainted
     type_in(page, cells(page).first, "echo answer-$((6*7))-from-$$\n")
     wait_terminal(page, session, f"answer-42-from-{pid}")  # the same process answers
@@ -60,7 +56,7 @@ def test_quitting_while_a_closed_shell_waits_kills_it_and_does_not_reopen_it(
     page = app.page
     _, pid = shell_with_marker(page)
     cells(page).first.locator('[data-testid="close-cell"]').click()
-    wait_for(lambda: terminal_in_first_cell(page) is None, what="the cell closed (empty)")
+    wait_for(lambda: session_in_cell(page, 0) is None, what="the cell closed (empty)")
     assert Path(f"/proc/{pid}").exists()
 
     assert app.proc is not None

@@ -8,7 +8,7 @@ from app.core.domain.access import IpcMatrix, matrix_of, validate_matrix, with_m
 from app.core.domain.delegation import AgentCaller
 from app.core.domain.layout_nodes import leaves
 from app.core.domain.sessions import SessionRecord
-from app.core.events import AgentsChanged, ProblemRaised, ProblemResolved
+from app.core.events import AgentsChanged
 from app.core.ports import EventSink
 from app.core.usecases.agents import (
     CreateAgent,
@@ -22,6 +22,7 @@ from app.core.usecases.profiles import LoadProfiles
 from app.core.usecases.project_files import require_layouts, require_manifest
 from app.core.usecases.project_state import AGENTS_FILE
 from app.services.credentials import Credentials
+from app.services.file_problems import announce
 from app.services.open_projects import OpenProjects
 from app.services.session_keeper import SessionKeeper
 from app.services.terminal_bus import TerminalOutputBus
@@ -77,14 +78,9 @@ class AgentService:
             outcome = self._reload.execute(handle.state)
             root = handle.state.root
             file = handle.state.path(AGENTS_FILE)
-        if not outcome.changed:
-            return
-        for problem in outcome.problems:
-            self._events.publish(ProblemRaised(problem.file, problem.message, root,
-                                               problem.recovery))
-        if outcome.resolved:
-            self._events.publish(ProblemResolved(file, root))
-        self._events.publish(AgentsChanged(root))
+        announce(self._events, root, file, outcome)
+        if outcome.changed:
+            self._events.publish(AgentsChanged(root))
 
     def delete(self, root: str, agent_id: str) -> None:
         """Remove an agent (it must be stopped). Errors of `DeleteAgent`."""

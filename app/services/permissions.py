@@ -17,14 +17,7 @@ from app.core.domain.sandbox import SandboxPlan, SandboxStatus, access_set
 from app.core.domain.sandbox_compile import exposed_by_needs
 from app.core.domain.sessions import TerminalChunk
 from app.core.domain.terminal_denials import TerminalDenialScanner
-from app.core.events import (
-    DenialReported,
-    DomainEvent,
-    ProblemRaised,
-    ProblemResolved,
-    SessionExited,
-    SessionStarted,
-)
+from app.core.events import DenialReported, DomainEvent, SessionExited, SessionStarted
 from app.core.ports import (
     CliNeedsSource,
     Clock,
@@ -42,6 +35,7 @@ from app.core.usecases.permissions import (
 from app.core.usecases.profiles import LoadProfiles
 from app.core.usecases.project_files import recheck_file, require_manifest
 from app.core.usecases.project_state import PERMISSIONS_FILE
+from app.services.file_problems import announce
 from app.services.open_projects import OpenProjects
 
 #: The plan the editor's "what this machine can do" line is judged on: writes confined.
@@ -103,10 +97,7 @@ class PermissionService:
         with handle.lock:
             outcome = recheck_file(self._fs, handle.state, PERMISSIONS_FILE, PermissionsDoc)
             root, file = handle.state.root, handle.state.path(PERMISSIONS_FILE)
-        for problem in outcome.problems:
-            self._events.publish(ProblemRaised(problem.file, problem.message, root))
-        if outcome.resolved:
-            self._events.publish(ProblemResolved(file, root))
+        announce(self._events, root, file, outcome)
 
     def save(self, root: str, document: Any) -> Mapping[str, Any]:
         """Validate and write the whole document (unknown keys kept); returns it as written.

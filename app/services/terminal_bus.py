@@ -169,13 +169,9 @@ class TerminalOutputBus:
         with self._lock:
             stream = self._stream(session_id)
             stream.ring.append(text)
-            start = stream.end - _utf16_len(stream.ring.text())
+            start, length = stream.end - _utf16_len(stream.ring.text()), _utf16_len(text)
             stream.sizes = [(start + m.at, m.cols, m.rows) for m in sizes
-                            if m.at <= _utf16_len(text)] + stream.sizes
-
-    def scrollback(self, session_id: str) -> str:
-        """The session's kept recent output (`""` when it has none)."""
-        return self.scrollback_sized(session_id)[0]
+                            if m.at <= length] + stream.sizes
 
     def scrollback_sized(self, session_id: str) -> tuple[str, tuple[SizeMark, ...]]:
         """The session's kept recent output and the PTY sizes it was produced at (relative

@@ -121,13 +121,9 @@ def reload_agents(fs: FileSystem, state: ProjectState) -> FileReload:
         manifest = AgentManifest()
     if manifest is not None:
         problems += _escaping_personas(file, manifest)
-    before = [p for p in state.problems if p.file == file]
-    if manifest == state.manifest and problems == before:
-        return FileReload(changed=False, problems=tuple(problems))
+    outcome = _replace_problems(state, file, problems, changed=manifest != state.manifest)
     state.manifest = manifest
-    state.problems = [p for p in state.problems if p.file != file] + problems
-    return FileReload(changed=True, problems=tuple(problems),
-                        resolved=bool(before) and not problems)
+    return outcome
 
 
 def recheck_file(fs: FileSystem, state: ProjectState, name: str,
@@ -138,12 +134,19 @@ def recheck_file(fs: FileSystem, state: ProjectState, name: str,
     file = state.path(name)
     problems: list[Problem] = []
     _load_part(fs, file, model, problems)
+    return _replace_problems(state, file, problems)
+
+
+def _replace_problems(state: ProjectState, file: str, problems: list[Problem], *,
+                      changed: bool = False) -> FileReload:
+    """`file`'s problems in `state` become `problems`; what that (or `changed`, the file's
+    content) amounts to."""
     before = [p for p in state.problems if p.file == file]
-    if problems == before:
+    if not changed and problems == before:
         return FileReload(changed=False, problems=tuple(problems))
     state.problems = [p for p in state.problems if p.file != file] + problems
     return FileReload(changed=True, problems=tuple(problems),
-                        resolved=bool(before) and not problems)
+                      resolved=bool(before) and not problems)
 
 
 def _escaping_personas(file: str, manifest: AgentManifest) -> list[Problem]:

@@ -248,16 +248,21 @@ describe('TerminalView repaint at the PTY sizes', () => {
     instances().length = 0;
   });
 
-  it('replays each piece of the scrollback at its size, then returns to the view size (the PTY told once)', async () => {
+  /** A view of session s1 whose scrollback was produced at `sizes`; its fake terminal. */
+  async function viewOf(scrollback: string, sizes: { at: number; cols: number; rows: number }[]) {
     const h = harness();
-    const id = h.gateway.seedSession({ sessionId: 's1', root: '/p', scrollback: 'wide part|narrow part' });
-    h.gateway.backend.sessions.get(id)!.sizes = [
-      { at: 0, cols: 120, rows: 40 },
-      { at: 10, cols: 60, rows: 20 },
-    ];
+    const id = h.gateway.seedSession({ sessionId: 's1', root: '/p', scrollback });
+    h.gateway.backend.sessions.get(id)!.sizes = sizes;
     render(TerminalView, { props: { sessionId: id }, context: h.context });
     await settle();
-    const term = instances()[0];
+    return { h, term: instances()[0] };
+  }
+
+  it('replays each piece of the scrollback at its size, then returns to the view size (the PTY told once)', async () => {
+    const { h, term } = await viewOf('wide part|narrow part', [
+      { at: 0, cols: 120, rows: 40 },
+      { at: 10, cols: 60, rows: 20 },
+    ]);
     expect(term.written.filter((w) => w !== '').slice(0, 2)).toEqual(['wide part|', 'narrow part']);
     expect(term.resizes).toEqual([
       [120, 40],
@@ -271,16 +276,11 @@ describe('TerminalView repaint at the PTY sizes', () => {
   it('parses each piece at its size though xterm.js parses writes later (a resize is at once)', async () => {
     fakes.asyncWrites = true;
     try {
-      const h = harness();
-      const id = h.gateway.seedSession({ sessionId: 's1', root: '/p', scrollback: 'narrow part|wide part' });
-      h.gateway.backend.sessions.get(id)!.sizes = [
+      const { term } = await viewOf('narrow part|wide part', [
         { at: 0, cols: 40, rows: 10 },
         { at: 12, cols: 140, rows: 40 },
-      ];
-      render(TerminalView, { props: { sessionId: id }, context: h.context });
-      await settle();
+      ]);
       await new Promise((resolve) => setTimeout(resolve, 10));
-      const term = instances()[0];
       const pieces = term.parsed.filter((p) => p.text !== '').map((p) => [p.text, p.cols, p.rows]);
       expect(pieces.slice(0, 2)).toEqual([
         ['narrow part|', 40, 10],
