@@ -42,6 +42,7 @@ from app.core.ports import EndpointStream  # noqa: E402
 from app.mcp.session import serve_session  # noqa: E402
 
 INSTANT = Path(__file__).resolve().parent / "instant_agent.py"
+PROMPT = "instant> "  # bench/instant_agent.py's prompt, shown once back from a turn
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -102,7 +103,7 @@ def run(asks: int, submit_delay_ms: int) -> dict[str, Any]:
                       Adapters.local(PtyProcessHost(kill_grace_ms=500)))
     s = container.services
     target = Profile(id="instant", name="Instant", command=sys.executable, args=(str(INSTANT),),
-                     submit_delay_ms=submit_delay_ms,
+                     submit_delay_ms=submit_delay_ms, prompt_ready_pattern=PROMPT,
                      context_injection=ContextInjection(strategy="env", target="CONTEXT.md",
                                                         var="IDEA_CONTEXT_FILE"))
     asker = Profile(id="idle", name="Idle", command="/bin/cat",

@@ -1,7 +1,10 @@
 """An agent that answers every task at once, for bench/ask_overhead.py: it runs in an IdeA PTY,
 keeps one MCP session open to IdeA (through the real `mcp-server` relay, with the identity IdeA
 gave it in its environment) and, for each task typed into its terminal, calls `idea_reply`
-with the ticket — so an ask's round trip is all IdeA's, the agent's own time ~0."""
+with the ticket, then prints its prompt (`PROMPT`, the profile's prompt-ready pattern) as a CLI
+shows it once back from a turn — so an ask's round trip is all IdeA's, the agent's own time ~0.
+Without the prompt IdeA would wait for a second of quiet before the next task (an agent that
+gives no sign of being back, `OrchestratorConfig.settle_quiet_s`)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from mcp import StdioServerParameters
 from mcp.client.session import ClientSession
 from mcp.client.stdio import stdio_client
 
+PROMPT = "instant> "
 TICKET = re.compile(r"\[IdeA · task from [^·]+ · ticket ([^\]]+)\]")
 
 
@@ -34,11 +38,13 @@ async def main() -> None:
     async with stdio_client(params) as (r, w), ClientSession(r, w) as session:
         await session.initialize()
         print("ready", flush=True)
+        print(PROMPT, end="", flush=True)
         while True:
             found = TICKET.search(await lines.get())
             if found:
                 await session.call_tool("idea_reply", {"result": "ok",
                                                        "ticket": found.group(1)})
+                print(PROMPT, end="", flush=True)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ Runs, alternating so the references bracket IdeA on a shared machine:
   4. memory (bench/memory.py: 8 idle terminals × 10 000 lines, per terminal, 200 shells);
   5. the renderer: the reference page in headless Chromium with the DOM and the WebGL renderer
      (software GL: SwiftShader), and whether IdeA's window has WebGL2 at all;
-  6. start-up from source to an interactive window (median of 3).
+  6. start-up from source to an interactive window (median of 3);
+  7. an `idea_ask_agent` round trip's cost to IdeA (bench/ask_overhead.py, SPEC §7).
 Throughput ratios are IdeA ÷ the medians of the reference runs of the same sitting. Figures
 only: nothing here asserts a budget (tests never assert timings).
 """
@@ -35,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench import flood16, memory, pty_throughput  # noqa: E402
+from bench import ask_overhead, flood16, memory, pty_throughput  # noqa: E402
 from bench.qt_reference import payload as qt_payload  # noqa: E402
 from bench.qt_reference import qt_flood  # noqa: E402
 from bench.reference_page import run_reference  # noqa: E402
@@ -111,7 +112,7 @@ def git_head() -> str:
         return ""
 
 
-STAGES = ("flood16", "memory", "renderers", "startup")
+STAGES = ("flood16", "memory", "renderers", "startup", "ask")
 
 
 def collect(mb: float, runs: int, quick: bool, partial: Path | None = None,
@@ -152,7 +153,8 @@ def collect(mb: float, runs: int, quick: bool, partial: Path | None = None,
     work = {"flood16": lambda: flood16.run(16, 30 if quick else 100, 5 if quick else 10, 3.0),
             "memory": lambda: memory.run(8, 10_000, 50 if quick else 200),
             "renderers": lambda: renderers(min(mb, 10)),
-            "startup": lambda: startup(1 if quick else 3)}
+            "startup": lambda: startup(1 if quick else 3),
+            "ask": lambda: ask_overhead.run(50 if quick else 200, 0)}
     for name in STAGES:
         if name not in skip:
             r[name] = stage(name, work[name])
@@ -246,6 +248,11 @@ def rows(r: dict[str, Any]) -> list[tuple[str, str, str, bool | None]]:
     if r.get("startup"):
         out.append(("start-up from source → interactive (s, median)", "<= 2.5",
                     f"{r['startup']['medianS']:.2f}", r["startup"]["medianS"] <= 2.5))
+    ask = r.get("ask")
+    if ask:
+        out.append(("MCP idea_ask_agent: IdeA's own share p50 (ms)", "<= 20",
+                    f"{ask['idea_own_p50_ms']:.1f} (round trip {ask['idea_ask_agent']['p50_ms']:.1f})",
+                    ask["idea_own_p50_ms"] <= 20))
     return out
 
 
