@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
+import { GatewayError } from '../../lib/ports';
 import { harness, project } from '../../test/harness';
 import AgentsPanel from './AgentsPanel.svelte';
 
@@ -42,6 +43,16 @@ describe('agents panel', () => {
     await fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'reviewer' } });
     await fireEvent.click(screen.getByTestId('agent-save'));
     expect(await screen.findByTestId('agent-name-error')).toHaveTextContent('already exists');
+  });
+
+  it("shows the backend's refusal of a field beside it, without the field's path", async () => {
+    const h = await panel();
+    h.gateway.failNext('agents.create', new GatewayError('INVALID', "agent.name: an agent named 'Reviewer' already exists", { field: 'name' }));
+    await fireEvent.click(screen.getByTestId('new-agent'));
+    await fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Reviewer' } });
+    await fireEvent.click(screen.getByTestId('agent-save'));
+    expect(await screen.findByTestId('agent-name-error')).toHaveTextContent(/^an agent named 'Reviewer' already exists$/);
+    expect(screen.getByTestId('agent-form')).toBeInTheDocument();
   });
 
   it('edits the persona of an existing agent and deletes it after confirmation', async () => {

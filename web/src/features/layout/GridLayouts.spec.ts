@@ -153,7 +153,7 @@ describe('named layouts bar', () => {
     await menuAction('layout-rename');
     await fireEvent.input(await screen.findByTestId('layout-name-input'), { target: { value: 'default' } });
     await fireEvent.click(screen.getByTestId('layout-name-ok'));
-    expect(await screen.findByTestId('layout-name-error')).toHaveTextContent("a layout named 'default' already exists");
+    expect(await screen.findByTestId('layout-name-error')).toHaveTextContent(/^a layout named 'default' already exists$/);
     await fireEvent.input(screen.getByTestId('layout-name-input'), { target: { value: 'Tests' } });
     await fireEvent.click(screen.getByTestId('layout-name-ok'));
     await waitFor(() => expect(tabs()).toEqual([['Default', 'false'], ['Tests', 'true']]));

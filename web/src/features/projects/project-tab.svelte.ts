@@ -1,6 +1,7 @@
 import { ResumeOffer } from '../resume/resume.svelte';
 import { graphEdges, mergeSnapshot } from '../../lib/domain/delegation-graph';
 import { addEntry, foldTranscript, type HeadlessTurn } from '../../lib/domain/headless-transcript';
+import { besideField } from '../../lib/domain/error-text';
 import { activeRoot, findLeaf, leafWithSession, leaves } from '../../lib/domain/layout-tree';
 import {
   asGatewayError,
@@ -373,7 +374,8 @@ export class ProjectTab {
 
   /**
    * Applies a named-layout op (create, rename, duplicate, delete, switch). Resolves with null,
-   * or with the backend's message when it refused (a dialog shows it next to the name field).
+   * or with the backend's message when it refused (a dialog shows it next to the name field,
+   * without the field's path: `besideField`).
    */
   async editNamedLayout(op: NamedLayoutOp): Promise<string | null> {
     try {
@@ -381,7 +383,7 @@ export class ProjectTab {
       this.#notices.resolved('layout');
       return null;
     } catch (error) {
-      return asGatewayError(error).message;
+      return besideField(asGatewayError(error));
     }
   }
   // --- end grid, presets and named layouts ---

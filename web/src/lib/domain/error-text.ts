@@ -9,3 +9,25 @@ export function plainMessage(code: string, message: string): string {
   const plain = text.startsWith(prefix) ? text.slice(prefix.length).trim() : text;
   return plain || code;
 }
+
+/** A refusal from the backend: its message and details (`GatewayError`). */
+export interface Refusal {
+  message: string;
+  details: Record<string, unknown>;
+}
+
+/**
+ * A refusal's message as shown beside the field it names: the backend prefixes it with the
+ * field's path in its own input (`op.name: a layout needs a name`, details `{field: 'op.name'}`;
+ * `agent.name: …`, `{field: 'name'}`), noise beside the field itself. A message that does not
+ * start with the path of the field in `details.field` is kept whole.
+ */
+export function besideField(refusal: Refusal): string {
+  const { message, details } = refusal;
+  const field = typeof details.field === 'string' ? details.field : '';
+  const found = /^([\w$.[\]-]+):\s+/.exec(message);
+  if (!field || !found) return message;
+  const path = found[1];
+  const same = path === field || path.endsWith(`.${field}`) || field.endsWith(`.${path}`);
+  return same ? message.slice(found[0].length) : message;
+}
