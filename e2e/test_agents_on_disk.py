@@ -55,3 +55,34 @@ def test_a_broken_permissions_file_is_said_at_open_and_cleared_once_fixed(launch
     item.wait_for()
     permissions.write_text('{"version": 1, "projectDefaults": {"rules": [], "fallback": "allow"}}')
     wait_for(lambda: item.count() == 0, what="the problem cleared once the file was fixed")
+
+
+def test_a_persona_edited_on_disk_while_its_form_is_open_is_not_written_over(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # The agent form read the persona once; saving wrote the form's text over whatever an editor
+    # or another agent had written to the .md since.
+    project = tmp_path / "proj"
+    page = launch(project=project).page
+    create_agent(page, "Alpha", "Shell", "You write code.")
+    persona = project / ".ideai" / "agents" / "alpha.md"
+    card = page.locator('[data-testid="agent-item"]:has-text("Alpha")')
+    card.hover()  # the card's buttons show on hover
+    card.locator('[data-testid="edit-agent"]').click()
+    form = page.locator('[data-testid="agent-form"]')
+    box = form.locator('[name="persona"]')
+    wait_for(lambda: box.input_value() == "You write code.", what="the persona in the form")
+    persona.write_text("# Alpha\nYou write code, and tests.\n")
+
+    box.fill("You write docs.")
+    form.locator('[data-testid="agent-save"]').click()
+    conflict = form.locator('[data-testid="persona-conflict"]')
+    conflict.wait_for()
+    assert "agents/alpha.md changed on disk" in conflict.inner_text()
+    assert persona.read_text() == "# Alpha\nYou write code, and tests.\n"
+    assert box.input_value() == "You write docs."
+
+    form.locator('[data-testid="persona-take-disk"]').click()
+    assert box.input_value() == "# Alpha\nYou write code, and tests.\n"
+    box.fill("# Alpha\nYou write code, tests and docs.\n")
+    form.locator('[data-testid="agent-save"]').click()
+    form.wait_for(state="detached")
+    assert persona.read_text() == "# Alpha\nYou write code, tests and docs.\n"

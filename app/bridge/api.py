@@ -177,7 +177,8 @@ class AgentsApi:
     def update(self, root: str, agent_id: str, form: dto.Json) -> dto.Json:
         change = dto.parse(dto.AgentChange, form, "agent")
         view = self._agents.update(root, agent_id, name=change.name, persona=change.persona,
-                                   profile_id=change.profile_id)
+                                   profile_id=change.profile_id,
+                                   persona_base=change.persona_base)
         return dto.agent_dto(root, view, self._activity).wire()
 
     @exposed

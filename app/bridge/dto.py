@@ -102,11 +102,14 @@ class AgentForm(Wire):
 
 
 class AgentChange(Wire):
-    """`agents.update` input: any of `{name, persona, profileId}`."""
+    """`agents.update` input: any of `{name, persona, profileId}`, and `personaBase`: the
+    persona text the new one was edited from (refused with `CHANGED_ON_DISK` when the file no
+    longer holds it)."""
 
     name: str | None = None
     persona: str | None = None
     profile_id: str | None = None
+    persona_base: str | None = None
 
 
 class ProblemDTO(Wire):

@@ -14,6 +14,8 @@ ALREADY_EXISTS = "ALREADY_EXISTS"
 NOT_WRITABLE = "NOT_WRITABLE"
 CORRUPT_FILE = "CORRUPT_FILE"
 AGENT_ALREADY_RUNNING = "AGENT_ALREADY_RUNNING"
+# A file changed on disk since the window read it: writing would lose that edit.
+CHANGED_ON_DISK = "CHANGED_ON_DISK"
 COMMAND_NOT_FOUND = "COMMAND_NOT_FOUND"
 INTERNAL = "INTERNAL"
 # Delegation (SPEC C8): a caller that is not who it says, a full inbox, a turn that ran out of
@@ -37,6 +39,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         NOT_WRITABLE,
         CORRUPT_FILE,
         AGENT_ALREADY_RUNNING,
+        CHANGED_ON_DISK,
         COMMAND_NOT_FOUND,
         INTERNAL,
         FORBIDDEN,

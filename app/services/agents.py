@@ -56,12 +56,14 @@ class AgentService:
             return agent_view(state, entry)
 
     def update(self, root: str, agent_id: str, name: str | None = None,
-               persona: str | None = None, profile_id: str | None = None) -> AgentView:
-        """Change an agent (`None` = unchanged). Errors of `UpdateAgent`."""
+               persona: str | None = None, profile_id: str | None = None,
+               persona_base: str | None = None) -> AgentView:
+        """Change an agent (`None` = unchanged; `persona_base`: the text the persona was edited
+        from). Errors of `UpdateAgent`."""
         profiles = self._profiles.execute()
         with self._projects.locked(root) as state:
             entry = self._update.execute(state, agent_id, profiles, name=name, persona=persona,
-                                         profile_id=profile_id)
+                                         profile_id=profile_id, persona_base=persona_base)
             return agent_view(state, entry)
 
     def reload(self, root: str) -> None:

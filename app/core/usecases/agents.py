@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from app.core.domain.agents import AgentEntry, unique_md_path, validate_agent_name
 from app.core.domain.profiles import Profile
-from app.core.errors import AGENT_ALREADY_RUNNING, INVALID, AppError
+from app.core.errors import AGENT_ALREADY_RUNNING, CHANGED_ON_DISK, INVALID, AppError
 from app.core.ports import FileSystem, IdSource
 from app.core.usecases.project_files import (
     FileReload,
@@ -58,10 +58,13 @@ class UpdateAgent:
 
     def execute(self, project: ProjectState, agent_id: str, profiles: Sequence[Profile],
                 name: str | None = None, persona: str | None = None,
-                profile_id: str | None = None) -> AgentEntry:
+                profile_id: str | None = None, persona_base: str | None = None) -> AgentEntry:
         """Apply the given changes (`None` = unchanged); the persona file keeps its path.
+        `persona_base`: the persona text the new one was edited from; when the file no longer
+        holds it (edited on disk meanwhile), nothing is written.
 
-        Raises `NOT_FOUND`, `INVALID`, `CORRUPT_FILE`, `NOT_WRITABLE`.
+        Raises `NOT_FOUND`, `INVALID`, `CORRUPT_FILE`, `NOT_WRITABLE`, `CHANGED_ON_DISK`
+        (details `{field: "persona", onDisk: <the file's text>}`).
         """
         manifest = require_manifest(project)
         entry = manifest.get(agent_id)
@@ -73,6 +76,11 @@ class UpdateAgent:
             entry = entry.model_copy(update={"profile_id": profile_id})
         if persona is not None:
             persona_file = persona_path(project, entry)
+            on_disk = None if persona_base is None else self._fs.read_text(persona_file) or ""
+            if on_disk is not None and on_disk != persona_base:
+                raise AppError(CHANGED_ON_DISK,
+                               f"{entry.md_path} changed on disk since it was opened: saving "
+                               "would lose that edit", {"field": "persona", "onDisk": on_disk})
             self._fs.make_dirs(posixpath.dirname(persona_file))
             self._fs.write_text_atomic(persona_file, persona)
         save_manifest(self._fs, project, manifest.with_agent(entry))

@@ -53,6 +53,25 @@ def test_update_renames_and_rewrites_persona_in_place() -> None:
     assert saved["name"] == "Gitter" and saved["futureField"] == {"keep": "me"}
 
 
+def test_update_refuses_a_persona_edited_from_text_the_file_no_longer_holds() -> None:
+    fs, _, state = original_project()
+    persona = f"{ROOT}/.ideai/agents/git.md"
+    fs.files[persona] = "edited on disk"
+    before = dict(fs.files)
+    with pytest.raises(AppError) as err:
+        UpdateAgent(fs).execute(state, samples.GIT_ID, PROFILES, name="Gitter", persona="mine",
+                                persona_base="as opened")
+    assert err.value.code == "CHANGED_ON_DISK"
+    assert err.value.details == {"field": "persona", "onDisk": "edited on disk"}
+    assert "agents/git.md changed on disk" in err.value.message
+    assert fs.files == before  # neither the persona nor the rename written
+    UpdateAgent(fs).execute(state, samples.GIT_ID, PROFILES, persona="mine",
+                            persona_base="edited on disk")
+    assert fs.files[persona] == "mine"
+    UpdateAgent(fs).execute(state, samples.GIT_ID, PROFILES, persona="forced")  # no base: as is
+    assert fs.files[persona] == "forced"
+
+
 def test_delete_removes_entry_and_run_dir() -> None:
     fs, _, state = original_project()
     fs.files[f"{ROOT}/.ideai/run/{samples.GIT_ID}/CLAUDE.md"] = "x"

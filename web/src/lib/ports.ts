@@ -239,6 +239,13 @@ export interface AgentInput {
   profileId: string;
 }
 
+/**
+ * `agents.update` input: any of the fields, and `personaBase`, the persona text the new one was
+ * edited from: the backend refuses with `CHANGED_ON_DISK` (details `{field: 'persona', onDisk}`)
+ * when the file no longer holds it, and writes nothing.
+ */
+export type AgentChange = Partial<AgentInput> & { personaBase?: string };
+
 export type SessionKind = 'shell' | 'agent';
 
 /**
@@ -691,6 +698,7 @@ export type ErrorCode =
   | 'NOT_WRITABLE'
   | 'CORRUPT_FILE'
   | 'AGENT_ALREADY_RUNNING'
+  | 'CHANGED_ON_DISK'
   | 'COMMAND_NOT_FOUND'
   | 'FORBIDDEN'
   | 'INBOX_FULL'
@@ -698,6 +706,8 @@ export type ErrorCode =
   | 'CYCLE'
   | 'NO_REPLY'
   | 'AGENT_ERROR'
+  | 'CANCELLED'
+  | 'SESSION_ERROR'
   | 'INTERNAL';
 
 /** Every `ErrorCode`, for adapters that read codes off the wire. */
@@ -708,6 +718,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'NOT_WRITABLE',
   'CORRUPT_FILE',
   'AGENT_ALREADY_RUNNING',
+  'CHANGED_ON_DISK',
   'COMMAND_NOT_FOUND',
   'FORBIDDEN',
   'INBOX_FULL',
@@ -715,6 +726,8 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'CYCLE',
   'NO_REPLY',
   'AGENT_ERROR',
+  'CANCELLED',
+  'SESSION_ERROR',
   'INTERNAL',
 ];
 
@@ -822,7 +835,7 @@ export interface SettingsGateway {
 
 export interface AgentsGateway {
   create(root: string, input: AgentInput): Promise<AgentDTO>;
-  update(root: string, agentId: string, input: Partial<AgentInput>): Promise<AgentDTO>;
+  update(root: string, agentId: string, input: AgentChange): Promise<AgentDTO>;
   delete(root: string, agentId: string): Promise<null>;
   persona(root: string, agentId: string): Promise<string>;
   /** The project's agents as they are now (after `agentsChanged`: `agents.json` edited on disk). */

@@ -55,6 +55,53 @@ describe('agents panel', () => {
     expect(screen.getByTestId('agent-form')).toBeInTheDocument();
   });
 
+  it('saves no persona over an edit made on disk meanwhile: it says so and offers both versions', async () => {
+    const h = await panel();
+    const agent = await h.workspace.activeTab!.createAgent({ name: 'Coder', persona: 'as opened', profileId: 'shell' });
+    await fireEvent.click(await screen.findByTestId('edit-agent'));
+    await waitFor(() => expect(screen.getByLabelText(/Persona/)).toHaveValue('as opened'));
+    h.gateway.backend.editPersonaOnDisk(agent.agentId, 'edited on disk');
+
+    // a rename alone leaves the persona on disk as it is
+    await fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Coder 2' } });
+    await fireEvent.click(screen.getByTestId('agent-save'));
+    await waitFor(() => expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument());
+    expect(h.gateway.callsOf('agents.update').at(-1)?.[2]).toEqual({ name: 'Coder 2', profileId: 'shell' });
+    expect(await h.gateway.agents.persona('/p', agent.agentId)).toBe('edited on disk');
+
+    await fireEvent.click(await screen.findByTestId('edit-agent'));
+    await waitFor(() => expect(screen.getByLabelText(/Persona/)).toHaveValue('edited on disk'));
+    h.gateway.backend.editPersonaOnDisk(agent.agentId, 'edited again');
+    await fireEvent.input(screen.getByLabelText(/Persona/), { target: { value: 'mine' } });
+    await fireEvent.click(screen.getByTestId('agent-save'));
+    expect(await screen.findByTestId('persona-conflict')).toHaveTextContent('changed on disk');
+    expect(screen.getByTestId('persona-on-disk')).toHaveTextContent('edited again');
+    expect(await h.gateway.agents.persona('/p', agent.agentId)).toBe('edited again');
+    expect(screen.getByLabelText(/Persona/)).toHaveValue('mine'); // nothing of the edit lost
+
+    await fireEvent.click(screen.getByTestId('persona-keep-mine'));
+    await waitFor(() => expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument());
+    expect(h.gateway.callsOf('agents.update').at(-1)?.[2]).toMatchObject({ persona: 'mine', personaBase: 'edited again' });
+    expect(await h.gateway.agents.persona('/p', agent.agentId)).toBe('mine');
+  });
+
+  it('takes the version on disk in place of the edit when asked', async () => {
+    const h = await panel();
+    const agent = await h.workspace.activeTab!.createAgent({ name: 'Coder', persona: 'as opened', profileId: 'shell' });
+    await fireEvent.click(await screen.findByTestId('edit-agent'));
+    await waitFor(() => expect(screen.getByLabelText(/Persona/)).toHaveValue('as opened'));
+    h.gateway.backend.editPersonaOnDisk(agent.agentId, 'edited on disk');
+    await fireEvent.input(screen.getByLabelText(/Persona/), { target: { value: 'mine' } });
+    await fireEvent.click(screen.getByTestId('agent-save'));
+    await fireEvent.click(await screen.findByTestId('persona-take-disk'));
+    expect(screen.getByLabelText(/Persona/)).toHaveValue('edited on disk');
+    expect(screen.queryByTestId('persona-conflict')).not.toBeInTheDocument();
+    await fireEvent.input(screen.getByLabelText(/Persona/), { target: { value: 'edited on disk, and more' } });
+    await fireEvent.click(screen.getByTestId('agent-save'));
+    await waitFor(() => expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument());
+    expect(await h.gateway.agents.persona('/p', agent.agentId)).toBe('edited on disk, and more');
+  });
+
   it('edits the persona of an existing agent and deletes it after confirmation', async () => {
     const h = await panel();
     await h.workspace.activeTab!.createAgent({ name: 'Coder', persona: 'old', profileId: 'shell' });

@@ -7,6 +7,7 @@ import {
   asGatewayError,
   type AgentActivity,
   type AgentDTO,
+  type AgentChange,
   type AgentInput,
   type AgentState,
   type DelegationDTO,
@@ -658,7 +659,7 @@ export class ProjectTab {
     return agent;
   }
 
-  async updateAgent(agentId: string, input: Partial<AgentInput>): Promise<AgentDTO> {
+  async updateAgent(agentId: string, input: AgentChange): Promise<AgentDTO> {
     const agent = await this.#gateway.agents.update(this.root, agentId, input);
     this.#agents = this.#agents.map((a) => (a.agentId === agentId ? agent : a));
     // The persona's front matter holds the matrix: an edited persona may have changed it.

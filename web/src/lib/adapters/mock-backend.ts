@@ -5,6 +5,7 @@ import {
   asGatewayError,
   type AgentActivity,
   type AgentDTO,
+  type AgentChange,
   type AgentInput,
   type AppInfo,
   type AttachResult,
@@ -340,6 +341,11 @@ export class MockBackend {
   }
 
   /** Makes the next call of `method` (e.g. `agents.launch`) answer with `error`. */
+  /** The persona of `agentId` rewritten outside IdeA (an editor, another agent). */
+  editPersonaOnDisk(agentId: string, text: string): void {
+    this.#personas.set(agentId, text);
+  }
+
   failNext(method: string, error: GatewayError): void {
     const queue = this.#failures.get(method) ?? [];
     queue.push(error);
@@ -845,9 +851,16 @@ export class MockBackend {
           this.#personas.set(agent.agentId, input.persona);
           return agent;
         }),
-      update: (root: string, agentId: string, input: Partial<AgentInput>) =>
+      update: (root: string, agentId: string, input: AgentChange) =>
         this.#reply<AgentDTO>('agents.update', [root, agentId, input], () => {
           const agent = this.#agent(this.#project(root), agentId);
+          const onDisk = this.#personas.get(agentId) ?? '';
+          if (input.persona !== undefined && input.personaBase !== undefined && input.personaBase !== onDisk) {
+            throw new GatewayError('CHANGED_ON_DISK', `agents/${agentId}.md changed on disk since it was opened`, {
+              field: 'persona',
+              onDisk,
+            });
+          }
           if (input.name !== undefined) agent.name = input.name;
           if (input.profileId !== undefined) agent.profileId = input.profileId;
           if (input.persona !== undefined) this.#personas.set(agentId, input.persona);
