@@ -76,6 +76,11 @@ def test_a_task_reaches_a_shell_agent_visibly_and_never_runs(launch, tmp_path: P
     wait_terminal(page, gamma, f"] fyi; touch {marker} #'", timeout_s=30)
     wait_for(lambda: activity(page, "Gamma") == "idle", timeout_s=15,
              what="Gamma idle after a message")
+    # Replying to it says why it goes nowhere (a trial got "no task in progress").
+    told = re.findall(r": '\[IdeA · task from Alpha · ticket ([^\]\s]+)\] fyi",
+                      terminal_text(page, gamma))[-1]
+    type_in(page, cells(page).nth(1), f'idea reply --ticket {told} "ok"\n')
+    wait_terminal(page, gamma, f"ticket {told} was a message from Alpha: it needs no reply")
     type_in(page, cells(page).nth(0), "idea ask Gamma 'again' && echo asked-again\n")
     text = wait_terminal(page, gamma, "again (answer with: idea reply --ticket ", timeout_s=30)
     assert not marker.exists()

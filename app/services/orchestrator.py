@@ -440,7 +440,7 @@ class OrchestratorService:
             return {"choice": choice}
         with self._lock:
             line = self._lines.get((caller.root, caller.agent_id))
-            if line is None or line.mailbox.current is None:
+            if line is None:
                 raise AppError(NOT_FOUND, f"{caller.name} has no task in progress to reply to",
                                {"ticket": reply.ticket})
             current = line.mailbox.resolve(reply.ticket)

@@ -21,8 +21,8 @@ def test_details_default_to_empty_dict() -> None:
 def test_all_contract_codes_exist() -> None:
     assert errors.ERROR_CODES == {
         "NOT_FOUND", "INVALID", "ALREADY_EXISTS", "NOT_WRITABLE", "CORRUPT_FILE",
-        "AGENT_ALREADY_RUNNING", "CHANGED_ON_DISK", "COMMAND_NOT_FOUND", "INTERNAL", "FORBIDDEN", "INBOX_FULL",
-        "TIMEOUT", "CYCLE", "NO_REPLY", "AGENT_ERROR", "CANCELLED", "SESSION_ERROR"}
+        "AGENT_ALREADY_RUNNING", "CHANGED_ON_DISK", "COMMAND_NOT_FOUND", "INTERNAL", "FORBIDDEN",
+        "INBOX_FULL", "TIMEOUT", "CYCLE", "NO_REPLY", "AGENT_ERROR", "CANCELLED", "SESSION_ERROR"}
 
 
 def test_unknown_code_is_refused() -> None:

@@ -14,6 +14,8 @@ from app.core.domain.delegation import Ticket
 from app.core.errors import INBOX_FULL, NOT_FOUND, AppError
 
 DEFAULT_CAPACITY = 100
+#: Ended turns a mailbox remembers, to say why a late reply to one of them goes nowhere.
+ENDED_KEPT = 32
 
 
 class Mailbox:
@@ -24,6 +26,7 @@ class Mailbox:
             raise ValueError("capacity >= 1")
         self._name, self._capacity = agent_name, capacity
         self._waiting: deque[Ticket] = deque()
+        self._ended: deque[Ticket] = deque(maxlen=ENDED_KEPT)
         self.current: Ticket | None = None
 
     @property
@@ -54,9 +57,19 @@ class Mailbox:
     def resolve(self, ticket_id: str | None) -> Ticket:
         """The current turn a reply answers: `ticket_id`, or the current one when omitted.
 
-        Raises `AppError(NOT_FOUND)` when there is no current turn or `ticket_id` is not it.
+        Raises `AppError(NOT_FOUND)` when there is no current turn or `ticket_id` is not it; the
+        message says why when `ticket_id` names one of the last turns (a message, which needs no
+        reply, or a turn already over).
         """
         current = self.current
+        ended = next((t for t in self._ended if t.id == ticket_id), None)
+        if ended is not None:
+            why = (f"ticket {ended.id} was a message from {ended.label}: it needs no reply, and "
+                   "its turn ended once it was delivered" if ended.kind == "message" else
+                   f"ticket {ended.id} is over already (answered, timed out or withdrawn)")
+            raise AppError(NOT_FOUND, why + (f"; the current task is {current.id}"
+                                             if current is not None else ""),
+                           {"ticket": ticket_id})
         if current is None:
             raise AppError(NOT_FOUND, f"{self._name} has no task in progress to reply to",
                            {"ticket": ticket_id})
@@ -70,6 +83,8 @@ class Mailbox:
     def end_turn(self) -> Ticket | None:
         """The current turn is over (replied, timed out, ended); returns it."""
         done, self.current = self.current, None
+        if done is not None:
+            self._ended.append(done)
         return done
 
     def withdraw(self, ticket_id: str) -> Ticket | None:

@@ -89,6 +89,32 @@ def test_a_reply_must_name_the_current_turn() -> None:
     assert box.resolve("t1") == ticket(1)
 
 
+def test_a_reply_to_a_turn_over_says_why_it_goes_nowhere() -> None:
+    # A trial replied to the UI's "Send task…" in a Shell agent's terminal: it was a message,
+    # whose turn ended once typed, and the error only said "no task in progress".
+    box = Mailbox("Beta")
+    box.post(Ticket("m1", "message", "beta", None, "user", "fyi"))
+    box.post(ticket(2, "ask"))
+    box.start_next()
+    box.end_turn()
+    with pytest.raises(AppError) as err:
+        box.resolve("m1")
+    assert err.value.message == ("ticket m1 was a message from user: it needs no reply, and its "
+                                 "turn ended once it was delivered")
+    box.start_next()
+    with pytest.raises(AppError) as err:
+        box.resolve("m1")
+    assert err.value.message.endswith("; the current task is t2")
+    box.end_turn()
+    with pytest.raises(AppError) as err:
+        box.resolve("t2")
+    assert err.value.code == "NOT_FOUND"
+    assert err.value.message == "ticket t2 is over already (answered, timed out or withdrawn)"
+    with pytest.raises(AppError) as err:
+        box.resolve(None)
+    assert "no task in progress" in err.value.message
+
+
 def test_capacity_counts_waiting_tickets_only() -> None:
     box = Mailbox("Beta", capacity=2)
     box.post(ticket(1))
