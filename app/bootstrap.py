@@ -52,11 +52,11 @@ from app.core.usecases.agents import (
 )
 from app.core.usecases.edit_layout import EditLayout
 from app.core.usecases.launch_agent import LaunchAgent, LaunchConfig
-from app.core.usecases.layout_recovery import StartFreshLayouts
+from app.core.usecases.layout_recovery import ReloadLayouts, StartFreshLayouts
 from app.core.usecases.open_shell import OpenShell
 from app.core.usecases.permissions import AgentSandboxes
 from app.core.usecases.profiles import DetectProfiles, LoadProfiles, SaveProfiles
-from app.core.usecases.project_state import AGENTS_FILE, PERMISSIONS_FILE
+from app.core.usecases.project_state import AGENTS_FILE, LAYOUTS_FILE, PERMISSIONS_FILE
 from app.core.usecases.projects import CreateProject, OpenProject
 from app.core.usecases.recent_projects import ListRecentProjects
 from app.core.usecases.settings import LoadSettings, MarkFirstRunDone, UpdateSettings
@@ -250,10 +250,14 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
                                        a.fs, config.orchestration, headless, inspector)
     events.subscribe(orchestrator.on_event)
     output.tap(orchestrator.on_output)
+    layouts = LayoutService(projects, keeper, EditLayout(a.fs, a.ids, events),
+                            ShowSession(a.fs, events), StartFreshLayouts(a.fs, events),
+                            ReloadLayouts(a.fs), events)
     doors = [factory(orchestrator, credentials) for factory in a.doors]
     if a.file_watcher is not None:
         doors.append(a.file_watcher({AGENTS_FILE: agents.reload,
-                                     PERMISSIONS_FILE: permissions.recheck}))
+                                     PERMISSIONS_FILE: permissions.recheck,
+                                     LAYOUTS_FILE: layouts.reload}))
     # hot swap of profiles (issue 10 item 6)
     swaps = ProfileSwapService(projects, agents, a.terminals, output, headless, load_profiles,
                                SwapProfile(a.fs, a.resolver, config.shell))
@@ -263,8 +267,7 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
             projects, keeper, OpenProject(a.fs, a.ids, a.clock, events, data),
             CreateProject(a.fs, a.ids, a.clock, events, data), ListRecentProjects(a.fs, data),
             events, doors, config.startup_projects, config.home),
-        layouts=LayoutService(projects, keeper, EditLayout(a.fs, a.ids, events),
-                              ShowSession(a.fs, events), StartFreshLayouts(a.fs, events)),
+        layouts=layouts,
         terminals=TerminalService(projects, keeper, a.terminals, views,
                                   OpenShell(a.terminals, a.ids, a.fs, events, config.shell),
                                   output, orchestrator.typing_started),

@@ -1,7 +1,8 @@
-"""`agents.json` and `permissions.json` edited outside IdeA while their project is open, in the
-real window (SPEC §1 file watching; a trial found such edits ignored until the project was
-reopened): a new agent shows up in the panel, a broken file is reported and left as it is,
-fixing it brings the agents back or clears the problem."""
+"""`agents.json`, `permissions.json`, `layouts.json` and a persona edited outside IdeA while
+their project is open, in the real window (SPEC §1 file watching; a trial found such edits
+ignored until the project was reopened, and written over by IdeA's next save): a new agent
+shows up in the panel, a new layout in the grid, a broken file is reported and left as it is,
+fixing it brings the agents or the layouts back or clears the problem."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import time
 from pathlib import Path
 
 from e2e.test_agents import create_agent
-from e2e.ui import wait_for
+from e2e.ui import cells, open_shell, session_in_cell, type_in, wait_for, wait_terminal
 
 
 def names(page) -> list[str]:  # type: ignore[no-untyped-def]
@@ -86,3 +87,39 @@ def test_a_persona_edited_on_disk_while_its_form_is_open_is_not_written_over(lau
     form.locator('[data-testid="agent-save"]').click()
     form.wait_for(state="detached")
     assert persona.read_text() == "# Alpha\nYou write code, tests and docs.\n"
+
+
+def test_layouts_json_edited_on_disk_is_taken_and_its_shell_keeps_running(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    project = tmp_path / "proj"
+    page = launch(project=project).page
+    shell = open_shell(page, cells(page).first)
+    type_in(page, cells(page).first, "echo before-$((2*3))\n")
+    wait_terminal(page, shell, "before-6")
+    layouts = project / ".ideai" / "layouts.json"
+    doc = json.loads(layouts.read_text())
+    active = next(lay for lay in doc["layouts"] if lay["id"] == doc["activeId"])
+    shown = active["tree"]["root"]
+    active["tree"]["root"] = {"type": "split", "node": {"id": "disk-split", "direction": "row",
+                              "children": [{"node": shown, "weight": 1},
+                                           {"node": {"type": "leaf", "node": {"id": "disk-b"}},
+                                            "weight": 2}]}}
+    layouts.write_text(json.dumps(doc, indent=2))
+    wait_for(lambda: cells(page).count() == 2, what="the split from the file in the grid")
+    assert session_in_cell(page, 0) == shell
+    type_in(page, cells(page).first, "echo after-$((3*3))\n")  # the same shell, still running
+    wait_terminal(page, shell, "after-9")
+
+    broken = layouts.read_text().replace('"layouts"', '"layouts" 1', 1)
+    layouts.write_text(broken)
+    item = page.locator('[data-testid="banner-item"]').filter(has_text="layouts.json")
+    item.wait_for()
+    assert cells(page).count() == 2  # the grid keeps what it shows
+    cells(page).nth(1).locator('[data-testid="split-column"]').click()
+    wait_for(lambda: cells(page).count() == 3, what="an edit while the file is broken")
+    time.sleep(1.0)
+    assert layouts.read_text() == broken, "IdeA wrote over the broken file"
+
+    layouts.write_text(json.dumps(doc, indent=2))
+    wait_for(lambda: item.count() == 0, what="the problem cleared once the file was fixed")
+    wait_for(lambda: cells(page).count() == 2, what="the fixed file's layout in the grid")
+    assert session_in_cell(page, 0) == shell

@@ -15,21 +15,9 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from app.core.domain.layout import LayoutDoc
-from app.core.domain.layout_nodes import Grid, Leaf, Node, Split, leaves
+from app.core.domain.layout_nodes import Leaf, Node, leaves, map_leaves
 
 HISTORY_LIMIT = 100
-
-
-def _map_leaves(node: Node, change: dict[str, Leaf]) -> Node:
-    if isinstance(node, Leaf):
-        return change.get(node.id, node)
-    if isinstance(node, Split):
-        return node.model_copy(update={"children": tuple(
-            c.model_copy(update={"node": _map_leaves(c.node, change)}) for c in node.children)})
-    if isinstance(node, Grid):
-        return node.model_copy(update={"cells": tuple(
-            c.model_copy(update={"node": _map_leaves(c.node, change)}) for c in node.cells)})
-    return node
 
 
 def restore_tree(snapshot: Node, present: LayoutDoc, layout_id: str,
@@ -54,7 +42,7 @@ def restore_tree(snapshot: Node, present: LayoutDoc, layout_id: str,
         else:
             change[old.id] = old.model_copy(update={"session": None, "agent": None,
                                                     "agent_was_running": False})
-    return _map_leaves(snapshot, change)
+    return map_leaves(snapshot, lambda leaf: change.get(leaf.id, leaf))
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ and `wrapper_extra` (unknown keys of the `{"type", "node"}` wrapper) so an origi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import (
@@ -168,6 +168,19 @@ def walk(node: Node) -> list[Node]:
 def leaves(node: Node) -> list[Leaf]:
     """All leaves of the tree, in reading order (depth first)."""
     return [n for n in walk(node) if isinstance(n, Leaf)]
+
+
+def map_leaves(node: Node, change: Callable[[Leaf], Leaf]) -> Node:
+    """`node` with every leaf replaced by `change(leaf)` (splits and grids copied around them)."""
+    if isinstance(node, Leaf):
+        return change(node)
+    if isinstance(node, Split):
+        return node.model_copy(update={"children": tuple(
+            c.model_copy(update={"node": map_leaves(c.node, change)}) for c in node.children)})
+    if isinstance(node, Grid):
+        return node.model_copy(update={"cells": tuple(
+            c.model_copy(update={"node": map_leaves(c.node, change)}) for c in node.cells)})
+    return node
 
 
 def find_node(node: Node, node_id: str) -> Node | None:

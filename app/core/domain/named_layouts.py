@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.core.domain.layout import Layout, LayoutDoc, LayoutTree
-from app.core.domain.layout_nodes import Grid, Leaf, Node, Split
+from app.core.domain.layout_nodes import Grid, Leaf, Node, Split, map_leaves
 from app.core.errors import INVALID, NOT_FOUND, AppError
 
 MAX_NAME_CHARS = 60
@@ -115,19 +115,25 @@ def switch_layout(doc: LayoutDoc, layout_id: str) -> LayoutDoc:
 def without_session_elsewhere(doc: LayoutDoc, session: str) -> LayoutDoc:
     """`doc` where no leaf of a layout other than the active one shows `session` (a session
     shown in the active layout moves there from wherever it was)."""
-    def clear(node: Node) -> Node:
-        if isinstance(node, Leaf):
-            if node.session != session:
-                return node
-            return node.model_copy(update={"session": None, "agent": None,
-                                           "agent_was_running": False})
-        if isinstance(node, Split):
-            return node.model_copy(update={"children": tuple(
-                c.model_copy(update={"node": clear(c.node)}) for c in node.children)})
-        assert isinstance(node, Grid)
-        return node.model_copy(update={"cells": tuple(
-            c.model_copy(update={"node": clear(c.node)}) for c in node.cells)})
+    def clear(leaf: Leaf) -> Leaf:
+        if leaf.session != session:
+            return leaf
+        return leaf.model_copy(update={"session": None, "agent": None,
+                                       "agent_was_running": False})
 
-    layouts = tuple(lay if lay.id == doc.active_id else lay.with_root(clear(lay.root))
+    layouts = tuple(lay if lay.id == doc.active_id else lay.with_root(map_leaves(lay.root, clear))
                     for lay in doc.layouts)
     return doc.model_copy(update={"layouts": layouts})
+
+
+def showing_only(doc: LayoutDoc, sessions: set[str]) -> LayoutDoc:
+    """`doc` where a leaf shows a session only when it is one of `sessions` (those the project
+    owns): a leaf naming another one is left empty of it, keeping its agent (a layouts file
+    edited by hand may name any id)."""
+    def keep(leaf: Leaf) -> Leaf:
+        if leaf.session is None or leaf.session in sessions:
+            return leaf
+        return leaf.model_copy(update={"session": None})
+
+    return doc.model_copy(update={"layouts": tuple(
+        lay.with_root(map_leaves(lay.root, keep)) for lay in doc.layouts)})

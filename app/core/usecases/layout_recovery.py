@@ -1,5 +1,6 @@
-"""Recovering from an unreadable `layouts.json` (SPEC §3: a file IdeA cannot parse is reported
-and never overwritten silently): the user keeps the broken file as `.bak` and starts fresh."""
+"""`layouts.json` on disk: recovering from an unreadable one (SPEC §3: a file IdeA cannot parse
+is reported and never overwritten silently: the user keeps the broken file as `.bak` and starts
+fresh), and reading it again after an edit outside IdeA (ADR 022)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from app.core.domain.layout import LayoutDoc
 from app.core.errors import INVALID, AppError
 from app.core.events import LayoutChanged, ProblemResolved
 from app.core.ports import EventSink, FileSystem
-from app.core.usecases.project_files import require_layouts
+from app.core.usecases.project_files import LayoutsReload, reload_layouts, require_layouts
 from app.core.usecases.project_state import LAYOUTS_FILE, ProjectState
 
 
@@ -53,3 +54,15 @@ class StartFreshLayouts:
             n += 1
             name = f"{wanted}-{n}"
         return name
+
+
+class ReloadLayouts:
+    """Read `layouts.json` again after an edit outside IdeA (`reload_layouts`)."""
+
+    def __init__(self, fs: FileSystem) -> None:
+        self._fs = fs
+
+    def execute(self, project: ProjectState) -> LayoutsReload:
+        """What changed in `project` (updated in place); writes nothing, raises nothing: an
+        unreadable file becomes its problem."""
+        return reload_layouts(self._fs, project)

@@ -17,7 +17,7 @@ from app.core.domain.documents import Document, dump_document, parse_document
 from app.core.domain.layout import LayoutDoc, default_layout_doc
 from app.core.domain.layout_ops import assign
 from app.core.domain.layout_rules import validate_doc
-from app.core.domain.named_layouts import without_session_elsewhere
+from app.core.domain.named_layouts import showing_only, without_session_elsewhere
 from app.core.domain.permissions import PermissionsDoc
 from app.core.domain.project import ProjectMeta
 from app.core.errors import CORRUPT_FILE, INVALID, AppError
@@ -124,6 +124,55 @@ def reload_agents(fs: FileSystem, state: ProjectState) -> FileReload:
     outcome = _replace_problems(state, file, problems, changed=manifest != state.manifest)
     state.manifest = manifest
     return outcome
+
+
+@dataclass(frozen=True)
+class LayoutsReload:
+    """What reading `layouts.json` again did: `file` as for any file, and `layouts`, the
+    document the project took from it (None when it kept its own)."""
+
+    file: FileReload
+    layouts: LayoutDoc | None = None
+
+
+def reload_layouts(fs: FileSystem, state: ProjectState) -> LayoutsReload:
+    """Read `layouts.json` again (edited outside IdeA) into `state`; writes nothing.
+
+    A file that holds what `state` has (IdeA's own write) or is missing changes nothing. One
+    that does not parse, or breaks an invariant, is reported as on open (offering
+    `START_FRESH`) and never written while so; the cells keep what they show. A readable one
+    different from `state` (or fixed, after being broken) is taken: a leaf naming a session the
+    project does not own is left empty of it (`showing_only`), and each layout whose tree
+    changed gets an undo step back to the tree it had (a layout gone loses its history).
+    """
+    file = state.path(LAYOUTS_FILE)
+    if not fs.exists(file):
+        return LayoutsReload(FileReload(changed=False))
+    problems: list[Problem] = []
+    doc, ok = _load_part(fs, file, LayoutDoc, problems, validate_doc, START_FRESH)
+    if not ok or doc is None:
+        state.layouts_broken = True
+        return LayoutsReload(_replace_problems(state, file, problems))
+    owned = set(state.sessions)
+    taken = showing_only(doc, owned)
+    was_broken, before = state.layouts_broken, state.layouts
+    # IdeA's own write holds `before`, perhaps with ids of sessions it no longer owns
+    same = before is not None and taken == showing_only(before, owned)
+    state.layouts_broken = False
+    outcome = _replace_problems(state, file, [], changed=not same)
+    if same:
+        return LayoutsReload(outcome)
+    if before is not None and not was_broken:
+        now = {layout.id: layout.root for layout in taken.layouts}
+        history = state.history
+        for layout in before.layouts:
+            if layout.id not in now:
+                history = history.forget(layout.id)
+            elif now[layout.id] != layout.root:
+                history = history.record(layout.id, layout.root)
+        state.history = history
+    state.layouts = taken
+    return LayoutsReload(outcome, taken)
 
 
 def recheck_file(fs: FileSystem, state: ProjectState, name: str,
