@@ -1,6 +1,6 @@
 """Edits made outside IdeA to an open project's files (SPEC §1 "file watching": external edits),
-watched with watchdog: `.ideai/agents.json` or `.ideai/permissions.json` edited by hand, by
-`git checkout`, by another tool.
+watched with watchdog: `.ideai/agents.json`, `.ideai/permissions.json` or `.ideai/layouts.json`
+edited by hand, by `git checkout`, by another tool (the bootstrap names the files).
 
 A `ProjectDoor`: `open(root)` watches `<root>/.ideai/` (not its subfolders), `close(root)`
 stops. Each burst of events naming one of the watched files — an editor writes in place
