@@ -3,10 +3,12 @@ detach/re-attach with scrollback, the real Claude Code TUI, a missing command (i
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from playwright.sync_api import Page
 
+from app.core.domain.profiles import builtin_profiles
 from e2e.ui import cell_menu, cells, read_json, terminal_text, type_in, wait_for, wait_terminal
 
 
@@ -113,3 +115,27 @@ def test_missing_command_is_reported_in_the_cell(launch, tmp_path: Path) -> None
     type_in(page, cells(page).first, "echo alive-$((2+2))\n")
     assert "alive-4" in wait_terminal(page, session, "alive-4")
     assert terminal_text(page, session)
+
+
+def test_a_cli_that_quits_at_once_is_stopped_and_shows_why(launch, tmp_path: Path) -> None:
+    # Trial finding: a profile running `sh -c "echo about to die; exit 3"` left a blank cell
+    # ("no terminal session …"), an agent "starting" then idle, and an ask to it that waited
+    # for good: its end came before the launch owned the session and was dropped.
+    data = tmp_path / "data"
+    data.mkdir()
+    crasher = {"id": "crasher", "name": "Crasher", "command": "/bin/sh",
+               "args": ["-c", "echo about to die; exit 3"],
+               "contextInjection": {"strategy": "env", "target": "CONTEXT.md",
+                                    "var": "IDEA_CONTEXT_FILE"}}
+    (data / "profiles.json").write_text(json.dumps(
+        {"version": 1, "profiles": [p.to_json() for p in builtin_profiles()] + [crasher]}))
+    page = launch(project=tmp_path / "proj", data_dir=data).page
+    create_agent(page, "Crash", "Crasher", "You crash.")
+    launch_in(page, 0, "Crash")
+    session = session_of(page, 0)
+    wait_terminal(page, session, "about to die")
+    wait_terminal(page, session, "exited with code 3")
+    card = page.locator('[data-testid="agent-item"]:has-text("Crash")')
+    wait_for(lambda: card.locator('[data-testid="agent-activity"]').get_attribute(
+        "data-activity") == "stopped", what="the agent stopped")
+    assert cells(page).first.locator('[data-testid="cell-error"]').count() == 0

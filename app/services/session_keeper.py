@@ -7,6 +7,8 @@ come and go."""
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 
 from app.core.domain.pending_kills import CLOSE_GRACE_MS, PendingKills
 from app.core.domain.sessions import EditKind, fate_after_edit, releasable
@@ -22,6 +24,11 @@ from app.services.terminal_bus import TerminalOutputBus
 from app.services.terminal_views import TerminalViews
 
 log = logging.getLogger(__name__)
+
+#: Ends reported before their session was owned (a CLI that quits at once, before its launch
+#: returned) kept until the launch owns it; past this many, the oldest is forgotten (a
+#: session killed because its cell could not be saved is never owned).
+EARLY_EXITS_KEPT = 64
 
 
 class SessionKeeper:
@@ -40,6 +47,9 @@ class SessionKeeper:
         self._grace_ms = close_grace_ms
         self._timers = KillTimers(projects, scheduler, self._kill)
         self._shutting_down = False
+        # ownership and an end that came before it, decided under one lock (`on_exit`)
+        self._early_lock = threading.Lock()
+        self._early_exits: OrderedDict[str, int | None] = OrderedDict()
         bus.tap_exits(self.on_exit)
 
     def shutting_down(self) -> None:
@@ -57,10 +67,17 @@ class SessionKeeper:
                     self._kill(session_id)
 
     def after_start(self, state: ProjectState, before: set[str]) -> None:
-        """`state` started sessions (it had `before`): own the new ones; a cell now showing
-        a new session may have hidden an ended one, which is released."""
+        """`state` started sessions (it had `before`): own the new ones (one that ended
+        already, before it was owned, ends now); a cell now showing a new session may have
+        hidden an ended one, which is released."""
+        early: list[tuple[str, int | None]] = []
         for session_id in state.sessions.keys() - before:
-            self._projects.own(session_id, state.root)
+            with self._early_lock:
+                self._projects.own(session_id, state.root)
+                if session_id in self._early_exits:
+                    early.append((session_id, self._early_exits.pop(session_id)))
+        for session_id, exit_code in early:
+            self.on_exit(session_id, exit_code)  # the caller holds the project's (re-entrant) lock
         self.release_ended(state, in_tab=True)
 
     def after_edit(self, state: ProjectState, kind: EditKind, before: set[str]) -> None:
@@ -92,11 +109,17 @@ class SessionKeeper:
             self._events.publish(SessionReleased(state.root, session_id))
 
     def on_exit(self, session_id: str, exit_code: int | None) -> None:
-        """The PTY host reported an end (reader thread): record it, tell, maybe release."""
-        handle = self._projects.owner_of(session_id)
-        if handle is None:
-            self._forget(session_id)  # e.g. killed because its cell could not be saved
-            return
+        """The PTY host reported an end (reader thread): record it, tell, maybe release. An end
+        before the session is owned (its launch has not returned yet) waits for `after_start`;
+        its output is kept meanwhile (a CLI that quits at once shows why in its cell)."""
+        with self._early_lock:
+            handle = self._projects.owner_of(session_id)
+            if handle is None:
+                self._early_exits[session_id] = exit_code
+                while len(self._early_exits) > EARLY_EXITS_KEPT:
+                    # e.g. killed because its cell could not be saved: never owned
+                    self._forget(self._early_exits.popitem(last=False)[0])
+                return
         with handle.lock:
             record = mark_exited(handle.state, session_id, exit_code)
             handle.state.pending_kills = handle.state.pending_kills.without({session_id})

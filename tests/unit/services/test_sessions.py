@@ -208,6 +208,29 @@ def test_agent_exit_publishes_stopped_and_frees_the_agent() -> None:
     assert w.s.projects.view(ROOT).agents[0].session is None
 
 
+def test_a_cli_that_quits_before_its_launch_returns_is_stopped_with_its_output_kept() -> None:
+    # Trial finding: `sh -c "echo about to die; exit 3"` as an agent's CLI. Its end came before
+    # the launch owned the session: it was dropped, output and all, and the agent stayed
+    # "starting", then idle, and an ask to it waited for good.
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    spawn = w.host.spawn
+
+    def quits_at_once(spec):  # type: ignore[no-untyped-def]
+        sid = spawn(spec)
+        w.host.emit(sid, "about to die\r\n")
+        w.host.exit(sid, 3)  # the reader thread, before `spawn` returned
+        return sid
+
+    w.host.spawn = quits_at_once  # type: ignore[method-assign]
+    agent, sid = _agent(w)
+    assert w.timeline.of(SessionExited)[-1] == SessionExited(ROOT, sid, 3)
+    assert AgentStateChanged(ROOT, agent, "stopped") in w.timeline.items
+    assert w.s.projects.view(ROOT).agents[0].session is None
+    assert sid not in w.host.forgotten  # its cell shows what it printed
+    assert "about to die" in w.s.output.attach(sid, "v1", lambda c: None).scrollback
+
+
 def test_agents_killed_at_shutdown_stay_resumable() -> None:
     w = world()
     w.s.projects.create(ROOT, "Demo")
