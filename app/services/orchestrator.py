@@ -364,6 +364,15 @@ class OrchestratorService:
         gone = withdraw_ask(line.mailbox, ticket_id)
         if gone.ticket is None:
             return effects
+        if gone.kind == "orphaned" and (line.delivery is None or not line.delivery.delivered):
+            # Its turn began but nothing was typed (held behind a screen waiting for the human,
+            # or the human's own line): it ends here, as a queued one would be dropped (a trial
+            # saw the target stay busy for good).
+            log.info("%s: ask %s to %s withdrawn before it was typed: %s", line.root, ticket_id,
+                     line.name, why)
+            return effects + self._end_turn(line, Outcome(
+                code=CANCELLED, message=why,
+                details={"outputTail": f"withdrawn before it was typed: {why}"}))
         effects += self._ask_over(line.root, gone.ticket)
         if gone.kind == "orphaned":
             line.orphaned.add(ticket_id)

@@ -624,6 +624,31 @@ def test_an_asker_that_hangs_up_mid_turn_orphans_the_ask_and_its_reply_goes_to_n
     wait_until(lambda: w.s.orchestrator.queue_depth(ROOT, gamma)[0] == "idle")
 
 
+def test_an_ask_withdrawn_before_its_portal_typed_it_frees_the_target() -> None:
+    # Trial finding: an ask held by the window's portal (the CLI's sign-in screen showed) and
+    # then withdrawn (^C on `idea ask`) left the target busy for good, the prompt logged as a
+    # turn with no answer.
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    alpha, beta = a["Alpha"].agent_id, a["Beta"].agent_id
+    w.s.terminals.attach(a["Beta"].session_id, "window-7", lambda c: None)
+    hangup = Hangup()
+    thread, result = ask_in_thread(w, a["Alpha"], "Beta", "say hi", hangup)
+    wait_until(lambda: w.timeline.of(DelegationReady))  # the portal holds it, types nothing
+    assert w.s.orchestrator.queue_depth(ROOT, beta) == ("busy", 0)
+    hangup.fire()
+    thread.join(5)
+    assert result == {"code": "CANCELLED"}
+    assert w.s.orchestrator.queue_depth(ROOT, beta) == ("idle", 0)
+    assert [(e.state, e.reason) for e in w.timeline.of(DelegationChanged)
+            if e.requester == alpha][-1] == ("failed", "CANCELLED")  # the portal drops it
+    said = [t.text for t in w.s.conversations.turns(ROOT, conversation_id(alpha, beta))]
+    assert said[-1].startswith("[CANCELLED] withdrawn before it was typed")
+    assert w.s.orchestrator.graph(ROOT) == []
+    Call(w, a["Alpha"], {"type": "agent.ask", "target": "Beta", "task": "next one"})
+    wait_until(lambda: len(w.timeline.of(DelegationReady)) == 2)  # Beta takes the next task
+
+
 def test_an_asker_that_exits_leaves_no_ticket_and_no_false_cycle() -> None:
     w = world()
     a = setup(w, "Alpha", "Beta", "Gamma")
