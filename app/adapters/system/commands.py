@@ -43,7 +43,14 @@ class SubprocessProfileDetector:
     def detect(self, command: str, args: list[str] | None, timeout_ms: int) -> Detection:
         path = self._resolver.which(command)
         if path is None:
-            where = "no such executable file" if is_path(command) else "not found on the PATH"
+            if not is_path(command):
+                where = "not found on the PATH"
+            elif os.path.isdir(command):
+                where = "is a folder, not a program"
+            elif os.path.exists(command):
+                where = "is not executable (chmod +x it, or name the program that runs it)"
+            else:
+                where = "no such file"
             return Detection("missing", output=f"{command}: {where}")
         if args is None:
             return Detection("installed", path=path)

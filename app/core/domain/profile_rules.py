@@ -68,6 +68,11 @@ def profile_problems(profile: Profile) -> list[FieldProblem]:
     elif is_path(command) and not is_absolute(command):
         bad("command", f"'{command}' is a relative path: give the absolute path of the "
                        "executable, or a name found on the PATH")
+    elif not command and (profile.args or profile.session is not None
+                          or (profile.project_access is not None and profile.project_access.args)):
+        # A trial blanked the command of a Claude Code copy: it ran bash with Claude's flags.
+        bad("command", "name the CLI's command (e.g. claude): an empty command runs your "
+                       "shell, which takes none of this profile's arguments")
     for key in profile.env:
         field = f"env.{key}"
         if not ENV_NAME.fullmatch(key):

@@ -35,6 +35,10 @@ def test_command_is_a_name_or_an_absolute_path() -> None:
     assert problems(command="/opt/x/bin/claude") == {}
     assert problems(command="C:\\Tools\\claude.exe") == {}
     assert problems(command="") == {}  # the user's shell
+    # ... which takes none of a CLI's arguments (a trial blanked a Claude Code copy's command)
+    assert "empty command runs your shell" in problems(command="", args=["--add-dir", "x"])[
+        "command"]
+    assert "command" in problems(command="", projectAccess={"args": ["--add-dir", "{projectRoot}"]})
     assert "relative path" in problems(command="bin/claude")["command"]
     assert "spaces" in problems(command="claude --verbose ")["command"]
     assert is_absolute("\\\\server\\share\\x") and not is_absolute("x\\y")

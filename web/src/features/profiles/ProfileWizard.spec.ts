@@ -192,6 +192,24 @@ describe('Profile editor', () => {
     });
   });
 
+  it('refuses to save an environment line without = (it would be lost), and saves once fixed', async () => {
+    // Trial finding: `GOOD=1` and a line without `=` saved as {GOOD: "1"}, the line silently lost.
+    const h = harness({ installed: ['sh', 'claude'] });
+    const w = await open(h);
+    await fireEvent.click(await w.findByTestId('edit-claude-code'));
+    await fireEvent.input(w.getByTestId('pe-env'), { target: { value: 'GOOD=1\nDEBUG' } });
+    expect(w.getByTestId('pe-env-error')).toHaveTextContent("line 2 has no '='");
+    await fireEvent.click(w.getByRole('button', { name: 'Save' }));
+    expect(await w.findByText(/Could not save profiles: Claude Code: Environment: line 2/)).toBeInTheDocument();
+    expect(h.gateway.callsOf('profiles.save')).toHaveLength(0);
+    expect(w.getByTestId('pe-env')).toHaveValue('GOOD=1\nDEBUG'); // nothing of the input lost
+    await fireEvent.input(w.getByTestId('pe-env'), { target: { value: 'GOOD=1\nDEBUG=' } });
+    await fireEvent.click(w.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(h.gateway.callsOf('profiles.save')).toHaveLength(1));
+    const [saved] = h.gateway.callsOf('profiles.save')[0] as [Profile[]];
+    expect(saved.find((p) => p.id === 'claude-code')?.env).toEqual({ GOOD: '1', DEBUG: '' });
+  });
+
   it('duplicates a built-in and adds an ACP agent from its template, both saved unticked', async () => {
     const h = harness({ installed: ['sh', 'claude'] });
     const w = await open(h);

@@ -13,6 +13,12 @@ const FALLBACK_NAMES: Record<string, string> = {
 };
 
 /** One row of the wizard. */
+/** What an editor holds that its profile cannot (an environment line without `=`): the field and why. */
+export interface Unsaved {
+  field: string;
+  message: string;
+}
+
 export interface WizardRow {
   id: string;
   name: string;
@@ -60,6 +66,8 @@ export class ProfileWizard {
   #loading = $state(true);
   #saving = $state(false);
   #error = $state<string | null>(null);
+  /** Rows whose editor holds what their profile cannot (see `update`), by row id. */
+  #unsaved: Record<string, Unsaved> = {};
   #templates = $state.raw<ProfileTemplate[]>([]);
   #editing = $state<string | null>(null);
   #testing = $state<string | null>(null);
@@ -131,8 +139,14 @@ export class ProfileWizard {
     this.#editing = this.#editing === id ? null : id;
   }
 
-  /** The editor changed row `id`'s profile; a changed command forgets its detection. */
-  update(id: string, profile: Profile): void {
+  /**
+   * The editor changed row `id`'s profile; a changed command forgets its detection. `unsaved`:
+   * what the form holds that the profile cannot (an environment line without `=`): saving is
+   * refused, naming it, until it is fixed.
+   */
+  update(id: string, profile: Profile, unsaved: Unsaved | null = null): void {
+    const others = Object.fromEntries(Object.entries(this.#unsaved).filter(([row]) => row !== id));
+    this.#unsaved = unsaved ? { ...others, [id]: unsaved } : others;
     this.#rows = this.#rows.map((r) => {
       if (r.id !== id) return r;
       const commandChanged = r.profile?.command !== profile.command;
@@ -256,6 +270,14 @@ export class ProfileWizard {
       else profile.enabled = false;
       return profile;
     });
+    const held = rows.find((r) => this.#unsaved[r.id]);
+    if (held) {
+      const problem = this.#unsaved[held.id];
+      this.#error = `Could not save profiles: ${held.name}: ${problem.message}`;
+      this.#fieldError = { id: held.id, ...problem };
+      this.#editing = held.id;
+      return null;
+    }
     this.#saving = true;
     this.#error = null;
     this.#fieldError = null;
