@@ -17,6 +17,30 @@ describe('Workspace banner notices', () => {
     expect(h.workspace.notices).toEqual([]);
   });
 
+  it('clears an earlier open failure when an open project is opened again', async () => {
+    const h = harness({ projects: [project('/ok')] });
+    await h.workspace.start();
+    await h.workspace.open('/ok');
+    expect(await h.workspace.open('/does/not/exist')).toBe(false);
+    expect(titles(h)).toEqual(['Could not open /does/not/exist']);
+    expect(await h.workspace.open('/ok')).toBe(true); // already open: its tab is focused
+    expect(h.workspace.notices).toEqual([]);
+  });
+
+  it("says a file's new problem in place of its old one", async () => {
+    // Trial finding: permissions.json fixed as JSON but broken in a field kept "invalid JSON".
+    const h = harness({ projects: [project('/p')] });
+    await h.workspace.start();
+    await h.workspace.open('/p');
+    const push = (message: string) =>
+      h.workspace.handlePush({ events: [{ type: 'problem', root: '/p', file: '/p/.ideai/permissions.json', message }] });
+    push('invalid JSON at line 2, column 1');
+    push("projectDefaults.rules[0].capability: input should be 'read' or 'write', not 'wrte'");
+    expect(h.workspace.notices.map((n) => n.message)).toEqual([
+      "projectDefaults.rules[0].capability: input should be 'read' or 'write', not 'wrte'",
+    ]);
+  });
+
   it('keeps problems with project files until they are dismissed', async () => {
     const h = harness({
       projects: [project('/bad', { problems: [{ file: '.ideai/agents.json', message: 'invalid JSON' }] }), project('/ok')],

@@ -534,7 +534,10 @@ export class Workspace {
 
   /** Opens a project, or focuses its tab when it is already open. Returns true on success. */
   async open(root: string): Promise<boolean> {
-    if (this.#focusIfOpen(root)) return true;
+    if (this.#focusIfOpen(root)) {
+      this.resolved('project'); // an earlier failure to open is stale now (a trial saw it stay)
+      return true;
+    }
     this.#opening.add(root);
     try {
       const dto = await this.#gateway.projects.open(root);
@@ -831,8 +834,15 @@ export class Workspace {
     if (kind === 'problem') {
       // A file's problem is stated once, however often it is reported (start-up, a push heard
       // before its tab existed, the open answer): the project's report replaces an app-wide one.
+      // A later report of the same file with another message (fixed one way, broken another)
+      // replaces the message in place (a trial saw the first message stay).
       const same = this.#notices.find((n) => n.kind === 'problem' && n.title === title && (n.root === root || n.root === undefined));
-      if (same && (same.root !== undefined || root === undefined)) return;
+      if (same && (same.root !== undefined || root === undefined)) {
+        if (same.message !== message || same.recovery !== recovery) {
+          this.#notices = this.#notices.map((n) => (n === same ? { ...n, message, recovery } : n));
+        }
+        return;
+      }
       if (same) this.#notices = this.#notices.filter((n) => n !== same);
     } else if (this.#notices.some((n) => n.title === title && n.root === root && n.message === message)) {
       return;
