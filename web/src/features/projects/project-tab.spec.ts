@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../lib/ports';
 import { MockGateway } from '../../lib/adapters/mock';
 import { agent, harness, layoutDoc, openProject, project, settle, splitOf } from '../../test/harness';
+import { findLeaf, leaves } from '../../lib/domain/layout-tree';
 import { ProjectTab } from './project-tab.svelte';
 
 const alpha = agent('a1', 'Alpha');
@@ -74,5 +75,28 @@ describe('a tab opening a project', () => {
     tab.delegationChanged({ ticket: 't2', from: 'user', to: 'a2', kind: 'message', state: 'queued' });
     expect(tab.delegations.map((d) => d.ticket)).toEqual(['t2']);
     tab.dispose();
+  });
+});
+
+describe('an edit that hides a running session as a side effect', () => {
+  it('says which run on in the background and how to get them back', async () => {
+    // Trial finding: merging a cell whose shell ran `sleep 300` hid it without a word.
+    const h = harness({ projects: [project('/p')] });
+    await h.workspace.start();
+    await h.workspace.open('/p');
+    const tab = h.workspace.activeTab!;
+    const first = leaves(tab.layoutRoot)[0].id;
+    const second = (await tab.splitCell(first, 'row'))!;
+    await tab.openShell(first, 80, 24);
+    await tab.openShell(second, 80, 24);
+    await settle();
+    const hidden = tab.sessions.find((s) => s.sessionId === findLeaf(tab.layoutRoot, second)?.session)!;
+    expect(await tab.editLayout({ kind: 'merge', nodeIds: [first, second] })).toBe(true);
+    const told = () => h.workspace.toasts.list.map((t) => t.message);
+    expect(told()).toEqual([
+      `${hidden.title} runs on in the background: undo (Ctrl+Alt+Z) or "Show ${hidden.title}" in an empty cell brings it back`,
+    ]);
+    await tab.splitCell(leaves(tab.layoutRoot)[0].id, 'column'); // hides nothing: says nothing
+    expect(told()).toHaveLength(1);
   });
 });

@@ -27,6 +27,7 @@ import {
 } from '../../lib/ports';
 import { EscalationQueue } from '../orchestration/escalations.svelte';
 import { TabPermissions } from '../permissions/tab-permissions.svelte';
+import { shortcutOf } from '../workbench/commands';
 
 /** How long a delegation that ended stays visible (arrows, card) before it drops out. */
 export const ENDED_DELEGATION_MS = 4000;
@@ -41,7 +42,12 @@ export interface TabNotices {
    * runs there, nothing was asked. Absent: never asks.
    */
   askAboutBusy?(sessionIds: string[], what: string): Promise<'kill' | 'keep' | 'cancel' | 'idle'>;
+  /** Something the user did had an effect out of sight: says so (a toast). */
+  tell?(message: string): void;
 }
+
+/** Edits that hide what a cell showed as a side effect (a close asks or says so itself). */
+const HIDING_OPS: ReadonlySet<LayoutOp['kind']> = new Set(['merge', 'preset', 'undo', 'redo']);
 
 /** What the tab knows of an agent's access matrix: read (`null` = none declared), or unreadable. */
 export type IpcView = { state: 'ready'; matrix: IpcMatrix | null } | { state: 'error'; message: string };
@@ -276,6 +282,26 @@ export class ProjectTab {
     this.#sessions = dto.sessions ?? [];
   }
 
+  /** Session ids shown in a cell of any of the project's layouts. */
+  #shownSessions(): readonly string[] {
+    const all = (this.#layouts?.layouts ?? []).flatMap((layout) => leaves(layout.tree.root).map((leaf) => leaf.session));
+    return all.filter((session): session is string => Boolean(session));
+  }
+
+  /**
+   * A merge, a preset or an undo hid running sessions (`before`: those shown until then): they
+   * run on in the background, and the user is told how to get them back (a trial merged a
+   * cell running `sleep 300` and saw it vanish without a word).
+   */
+  #sayHidden(before: readonly string[]): void {
+    const shown = this.#shownSessions();
+    const hidden = this.#sessions.filter((s) => s.alive && before.includes(s.sessionId) && !shown.includes(s.sessionId));
+    if (hidden.length === 0) return;
+    const names = hidden.map((s) => s.title).join(', ');
+    const verb = hidden.length === 1 ? 'runs' : 'run';
+    this.#notices.tell?.(`${names} ${verb} on in the background: undo (${shortcutOf('undo')}) or "Show ${hidden[0].title}" in an empty cell brings it back`);
+  }
+
   /** Takes a layout document from the backend (an edit's answer or a `layoutChanged` push). */
   applyLayouts(doc: LayoutDoc): void {
     this.#layouts = doc;
@@ -307,8 +333,10 @@ export class ProjectTab {
   /** Applies one layout op; returns false (and reports) when the backend refused it. */
   async editLayout(op: LayoutOp): Promise<boolean> {
     try {
+      const before = this.#shownSessions();
       this.applyLayouts(await this.#gateway.layout.edit(this.root, op));
       this.#notices.resolved('layout');
+      if (HIDING_OPS.has(op.kind)) this.#sayHidden(before);
       return true;
     } catch (error) {
       this.#notices.report(error, `Layout ${op.kind} failed`, 'layout');

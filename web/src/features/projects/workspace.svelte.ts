@@ -819,6 +819,7 @@ export class Workspace {
     const tab = new ProjectTab(dto, this.#gateway, {
       report: (error, context, kind) => this.report(error, context, { root: dto.root, kind }),
       resolved: (kind) => this.resolved(kind, dto.root),
+      tell: (message) => this.toasts.show({ message, tone: 'info', root: dto.root }),
       askAboutBusy: async (sessionIds, what) => {
         const busy = await this.busyAmong(sessionIds);
         return busy.length === 0 ? 'idle' : this.askAboutBusy(busy, what);
