@@ -26,6 +26,8 @@ COMMANDS = ("ask", "reply", "agents", "message", "hook")
 HOOK_STDIN_TIMEOUT_S = 2.0
 HOOK_CONNECT_TIMEOUT_S = 2.0
 HOOK_ANSWER_TIMEOUT_S = 5.0
+#: `idea ask` at a terminal says it waits once no answer came within this (s).
+WAITING_LINE_AFTER_S = 0.5
 _ENV = ("IDEA_ENDPOINT", "IDEA_AGENT_ID", "IDEA_TOKEN")
 
 
@@ -63,10 +65,19 @@ def run(args: argparse.Namespace, env: Mapping[str, str], *, stdin: TextIO | Non
                  connect_timeout_s=HOOK_CONNECT_TIMEOUT_S)
             return 0
         command = build_command(args, lambda: inp.read())
-        if args.command == "ask" and _is_tty(err):  # a human at the terminal: say it waits
-            print(f"idea: asking {args.agent}; waiting for the answer (Ctrl+C withdraws the "
-                  "ask)", file=err, flush=True)
-        result = call(endpoint, agent, token, command)
+        waiting = None
+        if args.command == "ask" and _is_tty(err):  # a human at the terminal: say it waits,
+            # once it does (a refusal comes at once: no waiting line before it)
+            waiting = threading.Timer(WAITING_LINE_AFTER_S, lambda: print(
+                f"idea: asking {args.agent}; waiting for the answer (Ctrl+C withdraws the ask)",
+                file=err, flush=True))
+            waiting.daemon = True
+            waiting.start()
+        try:
+            result = call(endpoint, agent, token, command)
+        finally:
+            if waiting is not None:
+                waiting.cancel()
     except EndpointError as exc:
         print(f"idea{' hook' if hook else ''}: {exc.code}: {exc.message}", file=err)
         return 0 if hook else 1

@@ -162,10 +162,18 @@ class _Terminal(io.StringIO):
 
 def test_an_ask_typed_at_a_terminal_says_it_waits_and_a_piped_one_prints_only_the_reply(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # Trial finding: a queued `idea ask` printed nothing for as long as it waited.
-    from app.commands import agent_cli
+    # Trial finding: a queued `idea ask` printed nothing for as long as it waited; a later one:
+    # it said it waited before a refusal that came at once.
+    import time
 
-    monkeypatch.setattr(agent_cli, "call", lambda *a, **k: {"ticket": "t1", "reply": "4"})
+    from app.commands import agent_cli
+    from app.commands.endpoint_client import EndpointError
+
+    def slow(*a: object, **k: object) -> dict[str, str]:
+        time.sleep(agent_cli.WAITING_LINE_AFTER_S + 0.3)
+        return {"ticket": "t1", "reply": "4"}
+
+    monkeypatch.setattr(agent_cli, "call", slow)
     env = {name: "x" for name in agent_cli._ENV}
     out, err = io.StringIO(), _Terminal()
     assert agent_cli.run(parse("ask", "Beta", "2+2?"), env, stdin=io.StringIO(), stdout=out,
@@ -173,6 +181,17 @@ def test_an_ask_typed_at_a_terminal_says_it_waits_and_a_piped_one_prints_only_th
     assert err.getvalue() == ("idea: asking Beta; waiting for the answer (Ctrl+C withdraws "
                               "the ask)\n")
     assert out.getvalue() == "4\n"
+
+    def refused(*a: object, **k: object) -> dict[str, str]:
+        raise EndpointError("NOT_FOUND", "no agent named Beta")
+
+    monkeypatch.setattr(agent_cli, "call", refused)
+    err = _Terminal()
+    assert agent_cli.run(parse("ask", "Beta", "2+2?"), env, stdin=io.StringIO(),
+                         stdout=io.StringIO(), stderr=err) == 1
+    time.sleep(agent_cli.WAITING_LINE_AFTER_S + 0.2)
+    assert err.getvalue() == "idea: NOT_FOUND: no agent named Beta\n"
+    monkeypatch.setattr(agent_cli, "call", lambda *a, **k: {"ticket": "t1", "reply": "4"})
     piped = io.StringIO()
     agent_cli.run(parse("ask", "Beta", "2+2?"), env, stdin=io.StringIO(), stdout=io.StringIO(),
                   stderr=piped)

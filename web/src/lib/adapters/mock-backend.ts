@@ -820,7 +820,9 @@ export class MockBackend {
               if (!(key in next[section])) throw new GatewayError('INVALID', `settings.${section}.${key}: unknown setting`);
               const bounds = SETTING_BOUNDS[`${section}.${key}`];
               if (bounds && (typeof value !== 'number' || !Number.isInteger(value) || value < bounds[0] || value > bounds[1])) {
-                throw new GatewayError('INVALID', `settings.${section}.${key}: must be an integer from ${bounds[0]} to ${bounds[1]}`);
+                throw new GatewayError('INVALID', `settings.${section}.${key}: must be an integer from ${bounds[0]} to ${bounds[1]}`, {
+                  field: `settings.${section}.${key}`,
+                });
               }
               next[section][key] = value;
             }
