@@ -303,3 +303,36 @@ def test_a_restored_shell_replays_its_output_at_the_width_it_had(launch, tmp_pat
     page = launch(data_dir=data).page
     text = wait_terminal(page, shell, "restored: output of this shell")
     assert "top-line" in text and "UPp-line" not in text, text
+
+
+
+def test_a_shell_of_a_layout_not_active_at_quit_comes_back_there(launch, tmp_path: Path) -> None:
+    # Trial finding: the shells of a named layout that was not the active one at quit came
+    # back as blank "Session ended" cells.
+    project, data = tmp_path / "proj", tmp_path / "data"
+    project.mkdir()
+    app = launch(project=project, data_dir=data)
+    page = app.page
+    page.locator('[data-testid="layout-new"]').click()
+    page.locator('[data-testid="layout-name-input"]').fill("Work")
+    page.locator('[data-testid="layout-name-ok"]').click()
+    selected = page.locator('[data-testid="layout-tab"][aria-selected="true"]')
+    wait_for(lambda: selected.inner_text().strip() == "Work", what="Work shown")
+    shell = open_shell(page, cells(page).first)
+    type_in(page, cells(page).first, "echo in-work-$((6*7))\n")
+    wait_terminal(page, shell, "in-work-42")
+    page.locator('[data-testid="layout-tab"]', has_text="Default").click()
+    wait_for(lambda: selected.inner_text().strip() == "Default", what="Default shown")
+    sigterm(app)
+    assert [k["sessionId"] for k in json.loads((data / "workspace.json").read_text())[
+        "restoredShells"]] == [shell]
+
+    page = launch(data_dir=data).page
+    selected = page.locator('[data-testid="layout-tab"][aria-selected="true"]')
+    wait_for(lambda: selected.inner_text().strip() == "Default", what="Default shown again")
+    page.locator('[data-testid="layout-tab"]', has_text="Work").click()
+    wait_for(lambda: selected.inner_text().strip() == "Work", what="Work shown again")
+    text = wait_terminal(page, shell, "restored: output of this shell")
+    assert text.index("in-work-42") < text.index("restored: output of this shell")
+    type_in(page, cells(page).first, "echo alive-$((2+3))\n")
+    wait_terminal(page, shell, "alive-5")

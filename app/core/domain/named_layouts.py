@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.core.domain.layout import Layout, LayoutDoc, LayoutTree
-from app.core.domain.layout_nodes import Grid, Leaf, Node, Split, map_leaves
+from app.core.domain.layout_nodes import Grid, Leaf, Node, Split, find_leaf, map_leaves
 from app.core.errors import INVALID, NOT_FOUND, AppError
 
 MAX_NAME_CHARS = 60
@@ -112,18 +112,27 @@ def switch_layout(doc: LayoutDoc, layout_id: str) -> LayoutDoc:
     return doc.model_copy(update={"active_id": layout_id})
 
 
-def without_session_elsewhere(doc: LayoutDoc, session: str) -> LayoutDoc:
-    """`doc` where no leaf of a layout other than the active one shows `session` (a session
-    shown in the active layout moves there from wherever it was)."""
+def without_session_elsewhere(doc: LayoutDoc, session: str,
+                              layout_id: str | None = None) -> LayoutDoc:
+    """`doc` where no leaf of a layout other than `layout_id` (default: the active one) shows
+    `session` (a session shown there moves there from wherever it was)."""
+    keep = doc.active_id if layout_id is None else layout_id
+
     def clear(leaf: Leaf) -> Leaf:
         if leaf.session != session:
             return leaf
         return leaf.model_copy(update={"session": None, "agent": None,
                                        "agent_was_running": False})
 
-    layouts = tuple(lay if lay.id == doc.active_id else lay.with_root(map_leaves(lay.root, clear))
+    layouts = tuple(lay if lay.id == keep else lay.with_root(map_leaves(lay.root, clear))
                     for lay in doc.layouts)
     return doc.model_copy(update={"layouts": layouts})
+
+
+def layout_with_leaf(doc: LayoutDoc, node_id: str) -> Layout | None:
+    """The layout of `doc` holding leaf `node_id` (the active one first), or None."""
+    ordered = (doc.active, *(lay for lay in doc.layouts if lay.id != doc.active_id))
+    return next((lay for lay in ordered if find_leaf(lay.root, node_id) is not None), None)
 
 
 def showing_only(doc: LayoutDoc, sessions: set[str]) -> LayoutDoc:

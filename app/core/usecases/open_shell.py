@@ -6,7 +6,7 @@ import posixpath
 from dataclasses import dataclass
 
 from app.core.domain.layout import LayoutDoc
-from app.core.domain.layout_nodes import find_leaf
+from app.core.domain.named_layouts import layout_with_leaf
 from app.core.domain.sessions import SessionRecord, SpawnSpec
 from app.core.errors import INVALID, NOT_FOUND, AppError
 from app.core.events import LayoutChanged, SessionStarted
@@ -39,7 +39,8 @@ class OpenShell:
         size `cols` x `rows` cells, env `IDEA_PROJECT_ROOT`, under `session_id` when given (a
         restored shell keeps the id its cell names) and titled `title` when no other shell of
         the project has it (a restored shell keeps its name), else `bash 1`, `bash 2`…; the
-        leaf `node_id` of the active layout then shows it (persisted, no undo step). Publishes
+        leaf `node_id` then shows it (persisted, no undo step): a leaf of the active layout, or
+        of another one (a shell restored into a layout not active at quit). Publishes
         `SessionStarted` then `LayoutChanged`.
 
         Raises `INVALID` (no shell configured, node not a leaf), `NOT_FOUND` (unknown node),
@@ -48,7 +49,7 @@ class OpenShell:
         if not self._shell:
             raise AppError(INVALID, "no shell to open")
         doc = require_layouts(project)
-        if find_leaf(doc.active.root, node_id) is None:
+        if layout_with_leaf(doc, node_id) is None:
             raise AppError(NOT_FOUND, f"no cell '{node_id}'", {"nodeId": node_id})
         spec = SpawnSpec(command=self._shell, args=[], cwd=cwd or project.root,
                          env={"IDEA_PROJECT_ROOT": project.root}, cols=cols, rows=rows,

@@ -17,7 +17,11 @@ from app.core.domain.documents import Document, dump_document, parse_document
 from app.core.domain.layout import LayoutDoc, default_layout_doc
 from app.core.domain.layout_ops import assign
 from app.core.domain.layout_rules import validate_doc
-from app.core.domain.named_layouts import showing_only, without_session_elsewhere
+from app.core.domain.named_layouts import (
+    layout_with_leaf,
+    showing_only,
+    without_session_elsewhere,
+)
 from app.core.domain.permissions import PermissionsDoc
 from app.core.domain.project import ProjectMeta
 from app.core.errors import CORRUPT_FILE, INVALID, AppError
@@ -258,12 +262,16 @@ def save_layouts(fs: FileSystem, state: ProjectState, doc: LayoutDoc, record: bo
 
 def show_in_cell(fs: FileSystem, state: ProjectState, node_id: str, session_id: str,
                  agent_id: str | None = None) -> LayoutDoc:
-    """Make leaf `node_id` of the active layout show `session_id` (and `agent_id`, marked
-    `agentWasRunning`; a cell of another layout showing it gives it up) and persist it without
-    an undo step. Raises NOT_FOUND, INVALID, CORRUPT_FILE, NOT_WRITABLE."""
+    """Make leaf `node_id` show `session_id` (and `agent_id`, marked `agentWasRunning`; a cell
+    of another layout showing it gives it up) and persist it without an undo step. The leaf is
+    looked for in the active layout first, then in the others (a shell restored at start-up
+    into a layout that was not active at quit). Raises NOT_FOUND, INVALID, CORRUPT_FILE,
+    NOT_WRITABLE."""
     doc = require_layouts(state)
-    root = assign(doc.active.root, node_id, session_id, agent_id, agent_was_running=True)
-    moved = without_session_elsewhere(doc.with_active_root(root), session_id)
+    layout = layout_with_leaf(doc, node_id) or doc.active  # `assign` says NOT_FOUND
+    root = assign(layout.root, node_id, session_id, agent_id, agent_was_running=True)
+    moved = without_session_elsewhere(doc.with_layout(layout.with_root(root)), session_id,
+                                      layout.id)
     return save_layouts(fs, state, moved, record=False)
 
 

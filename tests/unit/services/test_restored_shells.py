@@ -9,12 +9,14 @@ from types import SimpleNamespace
 from typing import Any
 
 from app.adapters.stores.workspace_store import JsonWorkspaceStore
+from app.core.domain.layout_nodes import leaves
 from app.core.domain.sessions import SessionRecord, TerminalChunk
 from app.services.open_projects import OpenProjects
 from app.services.terminal_bus import TerminalOutputBus
 from app.services.workspace import WorkspaceService
 from tests.unit.fakes import FakeEventSink, FakeFileSystem, FakeProcessInspector
 from tests.unit.project_states import state
+from tests.unit.services.world import ROOT, world
 
 
 def service(fs: FakeFileSystem, projects: OpenProjects) -> WorkspaceService:
@@ -110,3 +112,23 @@ def test_a_restored_shells_output_keeps_the_sizes_it_was_produced_at() -> None:
     banner = len(snapshot.scrollback.encode("utf-16-le")) // 2
     assert [(m.at, m.cols, m.rows) for m in snapshot.sizes] == [
         (0, 40, 10), (6, 100, 30), (banner, 80, 24)]
+
+
+def test_a_shell_reopens_in_a_layout_that_was_not_active_at_quit() -> None:
+    # Trial finding: the shells of a named layout not active at quit came back as blank
+    # "Session ended" cells: reopening a shell only looked for its cell in the active layout.
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    default = w.s.projects.view(ROOT).layouts
+    assert default is not None
+    w.s.layouts.edit(ROOT, {"kind": "createLayout", "name": "Work"})
+    work = w.s.projects.view(ROOT).layouts
+    assert work is not None and work.active_id != default.active_id
+    cell = leaves(work.active.root)[0].id
+    w.s.layouts.edit(ROOT, {"kind": "switchLayout", "layoutId": default.active_id})
+    opened = w.s.terminals.open_shell(ROOT, cell, 80, 24, session_id="s-restored",
+                                      title="bash 2")
+    assert opened.session_id == "s-restored"
+    assert opened.layouts.active_id == default.active_id  # the active layout stays
+    shown = {lay.id: [leaf.session for leaf in leaves(lay.root)] for lay in opened.layouts.layouts}
+    assert shown[work.active_id] == ["s-restored"]

@@ -100,3 +100,22 @@ describe('an edit that hides a running session as a side effect', () => {
     expect(told()).toHaveLength(1);
   });
 });
+
+describe('switching named layouts', () => {
+  it('asks again which agents of the layout now shown to offer for resume', async () => {
+    // Trial finding: agents that ran in a layout not active at quit were never offered.
+    const h = harness({ projects: [project('/p')] });
+    await h.workspace.start();
+    await h.workspace.open('/p');
+    const tab = h.workspace.activeTab!;
+    await settle();
+    const asked = () => h.gateway.callsOf('resume.pending').length;
+    const before = asked();
+    expect(await tab.editNamedLayout({ kind: 'createLayout', name: 'Work' })).toBeNull();
+    expect(asked()).toBe(before);
+    const first = tab.layouts!.layouts[0].id;
+    expect(await tab.editNamedLayout({ kind: 'switchLayout', layoutId: first })).toBeNull();
+    await settle();
+    expect(asked()).toBe(before + 1);
+  });
+});

@@ -410,6 +410,9 @@ export class ProjectTab {
     try {
       this.applyLayouts(await this.#gateway.layout.edit(this.root, op));
       this.#notices.resolved('layout');
+      // The resume panel offers the agents of the layout shown (a trial switched to the one
+      // its agents ran in and was offered nothing).
+      if (op.kind === 'switchLayout') void this.resume.load();
       return null;
     } catch (error) {
       return besideField(asGatewayError(error));
