@@ -17,6 +17,13 @@ from e2e.test_agents import create_agent, launch_in, session_of
 from e2e.test_delegation import activity, card
 from e2e.ui import cells, terminal_text, type_in, wait_for, wait_terminal
 
+
+def reported(page, name: str) -> str:  # type: ignore[no-untyped-def]
+    """The activity the backend reports for agent `name` (its card may show "needs you")."""
+    return str(card(page, name).locator('[data-testid="agent-activity"]').get_attribute(
+        "data-reported"))
+
+
 BIN = Path(__file__).resolve().parents[1] / "tools" / "node_modules" / ".bin"
 
 
@@ -37,16 +44,21 @@ def test_a_task_waits_while_codex_shows_its_sign_in_menu(launch, tmp_path: Path)
         launch_in(page, 1, "Sheller")
         sheller = session_of(page, 1)
         wait_terminal(page, coder, "Sign in with ChatGPT", timeout_s=60)
+        # Its cell and card say it needs its human (a trial saw "idle").
+        badge = cells(page).first.locator('[data-testid="cell-activity"]')
+        wait_for(lambda: badge.get_attribute("data-activity") == "waiting", what="needs you")
+        assert "Needs you" in (badge.get_attribute("title") or "")
+        assert activity(page, "Coder") == "waiting"
 
         # An ask held there and withdrawn (^C on `idea ask`) frees Coder (a trial saw it stay
         # busy for good).
         type_in(page, cells(page).nth(1), "idea ask Coder 'say hi'\n")
         waiting = cells(page).first.locator('[data-testid="portal-waiting"]')
         waiting.wait_for(timeout=20_000)
-        assert activity(page, "Coder") == "busy"
+        assert reported(page, "Coder") == "busy"
         page.keyboard.press("Control+C")  # Sheller's cell has the focus
         wait_terminal(page, sheller, "the ask is withdrawn", timeout_s=20)
-        wait_for(lambda: activity(page, "Coder") != "busy", what="Coder free again")
+        wait_for(lambda: reported(page, "Coder") != "busy", what="Coder free again")
         wait_for(lambda: waiting.count() == 0, what="the held ask gone from the cell")
 
         type_in(page, cells(page).nth(1), "idea message Coder 'lowercase hi' && echo sent-$((3*3))\n")

@@ -11,7 +11,7 @@ import { repaintSteps, type RepaintStep } from '../../lib/domain/repaint';
 import { ScrollKeeper } from '../../lib/domain/scroll-keeper';
 import { unseenPart, type PendingChunk } from '../../lib/domain/attach-merge';
 import { KeystrokeSequences } from '../../lib/domain/keystroke-sequence';
-import { WritePortal, type Delivery } from '../../lib/domain/write-portal';
+import { SCREEN_POLL_MS, WritePortal, type Delivery } from '../../lib/domain/write-portal';
 import { FeedScheduler, type FeedClock, type FeedDefer } from '../../lib/domain/feed-scheduler';
 import { GatewayError, asGatewayError, type AttachResult, type DelegationReady, type Gateway, type PushBatch } from '../../lib/ports';
 import { copyText } from './clipboard';
@@ -252,6 +252,11 @@ export class TerminalHub {
   #scrollbackLines = 10_000;
   /** Search results by session, for the find bar; per-key reactive. */
   #searchResults = new SvelteMap<string, SearchResults>();
+  /** Sessions whose screen is looked at for what means its CLI waits for its human (`watchScreen`). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+  #screenWatches = new Map<string, { texts: readonly string[]; timer: ReturnType<typeof setTimeout> | undefined }>();
+  /** The text such a screen shows now, by session (absent: none). */
+  #screenWaiting = new SvelteMap<string, string>();
 
   constructor(
     gateway: Gateway,
@@ -612,6 +617,7 @@ export class TerminalHub {
 
   /** Writes the part of a pushed chunk this view has not shown yet; acks the skipped part. */
   #writeFrom(entry: PooledTerminal, text: string, offset: number | undefined): void {
+    this.#screenTouched(entry.sessionId);
     const unseen = unseenPart(text, offset, entry.end);
     if (offset !== undefined) entry.end = Math.max(entry.end, offset + text.length);
     if (text.length > unseen.length) this.#ack(entry, text.length - unseen.length);
@@ -633,6 +639,7 @@ export class TerminalHub {
       this.#status.set(sessionId, { attached: true, alive, exitCode });
       if (alive) this.#sendSize(entry);
       entry.portal?.pump();
+      this.#screenTouched(sessionId); // the repainted screen may be one that waits for the human
     } catch (error) {
       entry.pending = null;
       const message = error instanceof Error ? error.message : String(error);
@@ -764,6 +771,52 @@ export class TerminalHub {
     entry.portal = portal;
     this.#portals.set(sessionId, { delivering: null, typing: false, queued: 0 });
     return portal;
+  }
+
+  // -- screens that wait for the human (a sign-in menu, a folder-trust question) --------------
+
+  /**
+   * Looks at `sessionId`'s visible rows for one of `texts` (its profile's `waitingScreens`)
+   * now and at most every `SCREEN_POLL_MS` ms while output comes; `waitingScreenOf` says which
+   * shows. Returns the function that stops looking. A trial saw a Codex agent on its sign-in
+   * menu shown as idle.
+   */
+  watchScreen(sessionId: string, texts: readonly string[]): () => void {
+    this.#stopWatching(sessionId);
+    const watch = { texts, timer: undefined };
+    this.#screenWatches.set(sessionId, watch);
+    this.#lookAtScreen(sessionId);
+    return () => {
+      if (this.#screenWatches.get(sessionId) === watch) this.#stopWatching(sessionId);
+    };
+  }
+
+  /** The waiting screen's text `sessionId` shows now (see `watchScreen`), or null. */
+  waitingScreenOf(sessionId: string): string | null {
+    return this.#screenWaiting.get(sessionId) ?? null;
+  }
+
+  #stopWatching(sessionId: string): void {
+    clearTimeout(this.#screenWatches.get(sessionId)?.timer);
+    this.#screenWatches.delete(sessionId);
+    this.#screenWaiting.delete(sessionId);
+  }
+
+  #screenTouched(sessionId: string): void {
+    const watch = this.#screenWatches.get(sessionId);
+    if (!watch || watch.timer !== undefined) return;
+    watch.timer = setTimeout(() => {
+      watch.timer = undefined;
+      this.#lookAtScreen(sessionId);
+    }, SCREEN_POLL_MS);
+  }
+
+  #lookAtScreen(sessionId: string): void {
+    const watch = this.#screenWatches.get(sessionId);
+    const entry = this.#pool.get(sessionId);
+    const shows = watch && entry ? screenShows(entry.term, watch.texts) : null;
+    if (shows === null) this.#screenWaiting.delete(sessionId);
+    else if (this.#screenWaiting.get(sessionId) !== shows) this.#screenWaiting.set(sessionId, shows);
   }
 
   // -- workbench: preferences, scrollback search, the terminal's context menu ----------------

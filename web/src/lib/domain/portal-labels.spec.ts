@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shortTicket, waitingNotice } from './portal-labels';
+import { activityOnScreen, shortTicket, waitingNotice } from './portal-labels';
 
 describe('portal labels', () => {
   it('shortens a ticket to its first 8 characters', () => {
@@ -10,5 +10,18 @@ describe('portal labels', () => {
   it('says how many tasks wait and how to clear the line', () => {
     expect(waitingNotice(1)).toBe('1 task waits for an empty prompt line — press Enter or Ctrl-U');
     expect(waitingNotice(3)).toBe('3 tasks wait for an empty prompt line — press Enter or Ctrl-U');
+  });
+});
+
+describe('activityOnScreen', () => {
+  it('shows "needs you" while the screen waits for the human, and the activity otherwise', () => {
+    expect(activityOnScreen('idle', 'Sign in with ChatGPT')).toEqual({
+      activity: 'waiting',
+      why: 'Needs you: the terminal shows “Sign in with ChatGPT” (answer it there)',
+    });
+    expect(activityOnScreen('busy', 'Do you trust this folder?').activity).toBe('waiting');
+    expect(activityOnScreen('idle', null)).toEqual({ activity: 'idle', why: null });
+    expect(activityOnScreen('stopped', 'Sign in with ChatGPT')).toEqual({ activity: 'stopped', why: null });
+    expect(activityOnScreen('blocked', 'Sign in with ChatGPT').activity).toBe('blocked');
   });
 });

@@ -1,3 +1,5 @@
+import type { AgentActivity } from '../ports';
+
 /** Words of the write portal's overlay and cell notice (pure, see `write-portal.ts`). */
 
 /** Tickets are UUIDs: their first 8 characters name them well enough on screen. */
@@ -20,4 +22,14 @@ export function screenWaitingNotice(queued: number, screen: string): string {
 export function waitingNotice(queued: number): string {
   const what = queued === 1 ? '1 task waits' : `${queued} tasks wait`;
   return `${what} for an empty prompt line — press Enter or Ctrl-U`;
+}
+
+/**
+ * An agent's activity as shown while its terminal shows `screen`, a text of its profile's
+ * `waitingScreens` (null: none): "needs you" (`waiting`) instead of starting / idle / busy, the
+ * CLI waiting for its human (a sign-in menu, a folder-trust question). `why` is the badge's title.
+ */
+export function activityOnScreen(activity: AgentActivity, screen: string | null): { activity: AgentActivity; why: string | null } {
+  if (screen === null || !(['starting', 'idle', 'busy'] as AgentActivity[]).includes(activity)) return { activity, why: null };
+  return { activity: 'waiting', why: `Needs you: the terminal shows “${screen}” (answer it there)` };
 }
