@@ -113,6 +113,21 @@ def test_the_palette_launches_an_agent_in_the_focused_cell_and_goes_back_to_it(
     assert not any(c.startswith("agent:launch:") for c in listed), listed
     page.keyboard.press("Escape")
 
+    # "Send a task…" from the palette opens over the window (a trial found it below the status
+    # bar, off the window).
+    page.keyboard.press("Control+Shift+P")
+    page.keyboard.type("scribe send a task")
+    page.keyboard.press("Enter")
+    dialog = page.locator('[data-testid="send-dialog"]')
+    dialog.wait_for()
+    box, window = dialog.bounding_box(), page.viewport_size or page.evaluate(
+        "() => ({width: innerWidth, height: innerHeight})")
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= window["height"], box
+    status = page.locator("footer.statusbar").bounding_box()
+    assert status is not None and box["y"] + box["height"] <= status["y"], (box, status)
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="detached")
+
 
 def test_find_in_scrollback_counts_and_closes_back_to_the_terminal(launch, tmp_path: Path) -> None:
     app = launch(project=tmp_path / "proj")
