@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../../lib/ports';
 import { harness, project } from '../../test/harness';
@@ -20,6 +20,16 @@ describe('agents panel', () => {
 
     expect(await screen.findByTestId('agent-name-error')).toHaveTextContent('Name is required.');
     expect(h.gateway.callsOf('agents.create')).toHaveLength(0);
+  });
+
+  it('says only ticked profiles are listed, with the way to tick more', async () => {
+    // Trial finding: a duplicated profile (unticked) was missing from the list with no hint why.
+    const h = await panel();
+    await fireEvent.click(screen.getByTestId('new-agent'));
+    const hint = screen.getByTestId('agent-profile-hint');
+    expect(hint).toHaveTextContent('Only the profiles ticked in Profiles… are listed');
+    await fireEvent.click(within(hint).getByRole('button', { name: 'Profiles…' }));
+    expect(h.workspace.showWizard).toBe(true);
   });
 
   it('creates an agent with name, profile and persona, and lists it', async () => {
