@@ -46,8 +46,11 @@ export interface TabNotices {
   tell?(message: string): void;
 }
 
-/** Edits that hide what a cell showed as a side effect (a close asks or says so itself). */
-const HIDING_OPS: ReadonlySet<LayoutOp['kind']> = new Set(['merge', 'preset', 'undo', 'redo']);
+/**
+ * Edits that hide what a cell showed as a side effect, keeping it running (a close asks or says
+ * so itself; a redo may close a shell again, which its `killPending` toast says).
+ */
+const HIDING_OPS: ReadonlySet<LayoutOp['kind']> = new Set(['merge', 'preset', 'undo']);
 
 /** What the tab knows of an agent's access matrix: read (`null` = none declared), or unreadable. */
 export type IpcView = { state: 'ready'; matrix: IpcMatrix | null } | { state: 'error'; message: string };
