@@ -150,11 +150,11 @@ def reload_layouts(fs: FileSystem, state: ProjectState) -> LayoutsReload:
     changed gets an undo step back to the tree it had (a layout gone loses its history).
     """
     file = state.path(LAYOUTS_FILE)
-    if not fs.exists(file):
-        return LayoutsReload(FileReload(changed=False))
     problems: list[Problem] = []
     doc, ok = _load_part(fs, file, LayoutDoc, problems, validate_doc, START_FRESH)
-    if not ok or doc is None:
+    if ok and doc is None:  # missing: nothing to take
+        return LayoutsReload(FileReload(changed=False))
+    if doc is None:
         state.layouts_broken = True
         return LayoutsReload(_replace_problems(state, file, problems))
     owned = set(state.sessions)
