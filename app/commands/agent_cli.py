@@ -16,6 +16,7 @@ import json
 import re
 import sys
 import threading
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
@@ -167,9 +168,22 @@ def agents_table(agents: list[dict[str, Any]]) -> str:
         rows.append((str(agent.get("name")), str(state), str(agent.get("queueDepth", 0)),
                      str(agent.get("profileName") or agent.get("profileId")),
                      str(agent.get("agentId"))))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-    return "\n".join("  ".join([*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)),
+    widths = [max(cells(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return "\n".join("  ".join([*(cell + " " * (w - cells(cell))
+                                  for cell, w in zip(row, widths, strict=False)),
                                 row[-1]]) for row in rows)
+
+
+def cells(text: str) -> int:
+    """Terminal columns `text` takes: 2 for East Asian wide and fullwidth characters, 0 for
+    combining marks and format characters, 1 otherwise (Unicode's East Asian Width, UAX #11,
+    through `unicodedata`: this command is standard library only, so no `wcwidth`)."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Me", "Mn", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
 
 
 def hook_event(name: str) -> str:

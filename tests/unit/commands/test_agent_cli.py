@@ -10,7 +10,14 @@ import json
 import pytest
 
 from app.cli import build_parser
-from app.commands.agent_cli import build_command, hook_command, hook_event, read_hook_payload, render
+from app.commands.agent_cli import (
+    build_command,
+    cells,
+    hook_command,
+    hook_event,
+    read_hook_payload,
+    render,
+)
 from app.commands.endpoint_door import parse_command_line
 from app.core.errors import INVALID, AppError
 
@@ -77,6 +84,20 @@ def test_what_each_subcommand_prints() -> None:
         "Bob    busy      2      claude-code  b1",
         "Carol  stopped   0      shell        c1"]
     assert json.loads(render(parse("agents", "--json"), agents)) == agents
+
+
+def test_agents_columns_line_up_with_wide_and_combining_names() -> None:
+    agents = {"agents": [
+        {"agentId": "j1", "name": "設計者", "profileId": "shell", "activity": "idle"},
+        {"agentId": "e1", "name": "Rene\u0301", "profileId": "shell", "activity": "idle"},
+        {"agentId": "b1", "name": "Bob", "profileId": "shell", "activity": "busy"}]}
+    lines = render(parse("agents"), agents).splitlines()
+    assert lines == [
+        "NAME    ACTIVITY  QUEUE  PROFILE  ID",
+        "設計者  idle      0      shell    j1",
+        "Rene\u0301    idle      0      shell    e1",
+        "Bob     busy      0      shell    b1"]
+    assert cells("設計者") == 6 and cells("Rene\u0301") == 4
 
 
 @pytest.mark.parametrize(("vendor", "ours"), [
