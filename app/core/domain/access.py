@@ -8,6 +8,7 @@ Absent means unrestricted (nothing imposed). Names are agent names, case-insensi
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -68,7 +69,9 @@ def split_front_matter(text: str) -> tuple[dict[str, Any] | None, str, str]:
 
 def matrix_of(persona: str) -> IpcMatrix | None:
     """The `ipc` declaration of a persona, or None. Raises `AppError(INVALID)` naming the key
-    when it is malformed (e.g. `ipc.sends_to: expected a list of names`)."""
+    when it is malformed (e.g. `ipc.sends_to: expected a list of names`) or unknown (a
+    misspelt `recieves_from` would restrict nothing: `ipc.recieves_from: unknown key; did you
+    mean receives_from?`)."""
     front, _, _ = split_front_matter(persona)
     if front is None or "ipc" not in front:
         return None
@@ -76,6 +79,12 @@ def matrix_of(persona: str) -> IpcMatrix | None:
     if not isinstance(ipc, dict):
         raise AppError(INVALID, "ipc: expected a mapping with receives_from, sends_to, "
                                 "signals, zone_access")
+    unknown = [key for key in ipc if key not in KEYS]
+    if unknown:  # a misspelt restriction would otherwise restrict nothing, silently
+        key = str(unknown[0])
+        close = difflib.get_close_matches(key, KEYS, n=1)
+        hint = f"did you mean {close[0]}?" if close else "expected " + ", ".join(KEYS)
+        raise AppError(INVALID, f"ipc.{key}: unknown key; {hint}")
     fields: dict[str, tuple[str, ...] | None] = {}
     for key in KEYS:
         value = ipc.get(key)

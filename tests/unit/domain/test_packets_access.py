@@ -68,6 +68,14 @@ def test_the_matrix_is_read_from_the_front_matter() -> None:
     with pytest.raises(AppError) as err:
         matrix_of("---\nipc:\n  sends_to: Alpha\n---\n")
     assert err.value.message == "ipc.sends_to: expected a list of names"
+    # A misspelt key would restrict nothing (trial finding: the ask went through).
+    with pytest.raises(AppError) as err:
+        matrix_of("---\nipc: {recieves_from: [Nobody]}\n---\nYou compute.")
+    assert err.value.message == "ipc.recieves_from: unknown key; did you mean receives_from?"
+    with pytest.raises(AppError) as err:
+        matrix_of("---\nipc: {owner: [x]}\n---\n")
+    assert err.value.message == ("ipc.owner: unknown key; expected receives_from, sends_to, "
+                                 "signals, zone_access")
     with pytest.raises(AppError) as err:
         matrix_of("---\nipc: [\n---\n")
     assert err.value.message.startswith("front matter: not YAML")
