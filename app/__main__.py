@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from app.cli import build_parser
+from app.cli import build_parser, subcommands
 
 AGENT_USAGE = """usage: idea COMMAND ...   (inside an IdeA agent's terminal)
 
@@ -24,10 +24,21 @@ def main(argv: list[str] | None = None) -> int:
     import os
 
     in_agent = bool(os.environ.get("IDEA_AGENT_ID"))
-    if in_agent and list(sys.argv[1:] if argv is None else argv) in HELP_FLAGS:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if in_agent and words in HELP_FLAGS:
         print(AGENT_USAGE, end="")
         return 0
     parser = build_parser()
+    if in_agent and words and not words[0].startswith("-") \
+            and words[0] not in subcommands(parser):
+        # a mistyped command in an agent's terminal: its usage, not the window's (whose
+        # options and internal commands argparse's error would list)
+        from app.commands.agent_cli import COMMANDS
+
+        print(AGENT_USAGE, end="", file=sys.stderr)
+        print(f"idea: error: unknown command {words[0]!r} (the commands: "
+              f"{', '.join(COMMANDS)})", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     if args.command is None and in_agent:
         # a bare `idea` in an agent's terminal: a usage line, never a second window

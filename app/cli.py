@@ -28,6 +28,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def subcommands(parser: argparse.ArgumentParser) -> tuple[str, ...]:
+    """The names of `parser`'s subcommands (those of `build_parser()`: gui, dev, ask …)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return tuple(action.choices)
+    return ()
+
+
 def _sandbox_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The sandbox launcher (SPEC C10): what IdeA runs an agent through when its permissions
     pose file rules."""

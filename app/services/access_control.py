@@ -5,7 +5,7 @@ agent's packets (fail closed), naming the problem."""
 
 from __future__ import annotations
 
-from app.core.domain.access import HUMAN, IpcMatrix, check_access, matrix_of
+from app.core.domain.access import HUMAN, IpcMatrix, check_access
 from app.core.errors import FORBIDDEN, AppError
 from app.core.usecases.agents import ReadPersona
 from app.core.usecases.project_files import require_manifest
@@ -26,9 +26,10 @@ class AccessControl:
         check_access(s_name, s_matrix, r_name, r_matrix, signal, zone)
 
     def matrix(self, root: str, agent_id: str) -> IpcMatrix | None:
-        """The agent's declaration (raises `AppError(INVALID)` when malformed)."""
+        """The agent's declaration (raises `AppError(INVALID)` naming the persona file when
+        malformed)."""
         with self._projects.locked(root) as state:
-            return matrix_of(self._persona.execute(state, agent_id))
+            return self._persona.matrix(state, agent_id)
 
     def _party(self, root: str, agent_id: str | None) -> tuple[str, IpcMatrix | None]:
         if agent_id is None:
@@ -36,7 +37,7 @@ class AccessControl:
         with self._projects.locked(root) as state:
             name = require_manifest(state).get(agent_id).name
             try:
-                return name, matrix_of(self._persona.execute(state, agent_id))
+                return name, self._persona.matrix(state, agent_id)
             except AppError as exc:
                 raise AppError(FORBIDDEN, f"{name}'s access matrix cannot be read: "
                                           f"{exc.message}", {"agent": name}) from exc

@@ -16,10 +16,11 @@ from app.core.usecases.agents import (
     ReadPersona,
     ReloadAgents,
     UpdateAgent,
+    naming_file,
 )
 from app.core.usecases.launch_agent import LaunchAgent, LaunchResult
 from app.core.usecases.profiles import LoadProfiles
-from app.core.usecases.project_files import require_layouts, require_manifest
+from app.core.usecases.project_files import persona_path, require_layouts, require_manifest
 from app.core.usecases.project_state import AGENTS_FILE
 from app.services.credentials import Credentials
 from app.services.file_problems import announce
@@ -96,18 +97,20 @@ class AgentService:
 
     def ipc(self, root: str, agent_id: str) -> IpcMatrix | None:
         """The agent's access matrix (its persona's `ipc` front matter), or None.
-        Raises `AppError(INVALID)` naming the key when it is malformed."""
-        return matrix_of(self.persona(root, agent_id))
+        Raises `AppError(INVALID)` naming the persona file and the key when it is malformed."""
+        with self._projects.locked(root) as state:
+            return self._persona.matrix(state, agent_id)
 
     def set_ipc(self, root: str, agent_id: str, matrix: IpcMatrix | None) -> IpcMatrix | None:
         """Write `matrix` (None: unrestricted) into the persona's front matter, the persona's
         text untouched. Raises `AppError(INVALID)` for an unknown signal or zone, and when the
-        existing front matter is not YAML (it is never overwritten)."""
+        existing front matter is not YAML (naming the file; it is never overwritten)."""
         if matrix is not None:
             validate_matrix(matrix)
         with self._projects.locked(root) as state:
             text = self._persona.execute(state, agent_id)
-            updated = with_matrix(text, matrix)
+            with naming_file(persona_path(state, require_manifest(state).get(agent_id))):
+                updated = with_matrix(text, matrix)
             if updated != text:
                 self._update.execute(state, agent_id, self._profiles.execute(), persona=updated)
             return matrix_of(updated)

@@ -133,6 +133,9 @@ def test_a_bare_idea_in_an_agents_terminal_prints_usage_not_a_window(world: Worl
         assert helped.returncode == 0 and "idea ask AGENT" in helped.stdout
         assert "sandbox-exec" not in helped.stdout and "dev" not in helped.stdout.split()
     assert "sandbox-exec" in idea({"PATH": "/usr/bin:/bin"}, "--help").stdout  # outside: all
+    typo = idea(agent_env(world), "nosuch")  # the agent's usage too, naming the word
+    assert typo.returncode == 2 and "idea ask AGENT" in typo.stderr and "'nosuch'" in typo.stderr
+    assert "sandbox-exec" not in typo.stderr and "--data-dir" not in typo.stderr
 
 
 def test_usage_errors_exit_2(world: World) -> None:

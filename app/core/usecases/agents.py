@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
+from app.core.domain.access import IpcMatrix, matrix_of
 from app.core.domain.agents import AgentEntry, unique_md_path, validate_agent_name
 from app.core.domain.profiles import Profile
 from app.core.errors import AGENT_ALREADY_RUNNING, CHANGED_ON_DISK, INVALID, AppError
@@ -117,6 +119,27 @@ class ReadPersona:
         CORRUPT_FILE."""
         entry = require_manifest(project).get(agent_id)
         return self._fs.read_text(persona_path(project, entry)) or ""
+
+    def matrix(self, project: ProjectState, agent_id: str) -> IpcMatrix | None:
+        """The agent's access matrix (its persona's `ipc` front matter), or None; raises
+        NOT_FOUND, CORRUPT_FILE, and INVALID naming the persona file and what is wrong in it
+        (`<path>: ipc.sends_to: expected a list of names`)."""
+        path = persona_path(project, require_manifest(project).get(agent_id))
+        with naming_file(path):
+            return matrix_of(self._fs.read_text(path) or "")
+
+
+@contextmanager
+def naming_file(path: str) -> Iterator[None]:
+    """An `AppError(INVALID)` about the text of file `path` raised inside names the file first
+    (`<path>: <message>`, as the messages about the project's JSON files do); its details are
+    kept."""
+    try:
+        yield
+    except AppError as exc:
+        if exc.code != INVALID or exc.message.startswith(f"{path}: "):
+            raise
+        raise AppError(INVALID, f"{path}: {exc.message}", exc.details) from exc
 
 
 class ReloadAgents:

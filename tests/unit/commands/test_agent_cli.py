@@ -217,3 +217,31 @@ def test_an_ask_typed_at_a_terminal_says_it_waits_and_a_piped_one_prints_only_th
     agent_cli.run(parse("ask", "Beta", "2+2?"), env, stdin=io.StringIO(), stdout=io.StringIO(),
                   stderr=piped)
     assert piped.getvalue() == ""
+
+
+def test_an_unknown_command_in_an_agents_terminal_gets_the_agents_usage(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from app.__main__ import main
+
+    monkeypatch.setenv("IDEA_AGENT_ID", "a1")
+    assert main(["nosuch"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "idea ask AGENT" in err and "'nosuch'" in err
+    assert "ask, reply, agents, message, hook" in err
+    assert not any(word in err for word in ("--data-dir", "--project", "sandbox-exec",
+                                            "mcp-server", "'dev'"))
+    assert main(["--help"]) == 0 and "idea ask AGENT" in capsys.readouterr().out  # as before
+    assert main([]) == 2 and "idea ask AGENT" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as ask:  # a known command's own usage errors: its own
+        main(["ask", "Bob"])
+    assert ask.value.code == 2 and "usage: idea ask" in capsys.readouterr().err
+
+
+def test_an_unknown_command_outside_an_agents_terminal_keeps_the_apps_usage(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from app.__main__ import main
+
+    monkeypatch.delenv("IDEA_AGENT_ID", raising=False)
+    with pytest.raises(SystemExit) as done:
+        main(["nosuch"])
+    assert done.value.code == 2 and "sandbox-exec" in capsys.readouterr().err

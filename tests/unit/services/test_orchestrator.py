@@ -465,6 +465,33 @@ def test_a_receivers_matrix_refuses_a_sender_it_does_not_list() -> None:
     wait_until(lambda: "allowed" in injected(w, a["Beta"].session_id))
 
 
+def test_an_unreadable_matrix_refuses_naming_the_persona_file_and_the_field() -> None:
+    w = world()
+    a = setup(w, "Alpha", "Beta")
+    beta = a["Beta"].agent_id
+    path = f"{ROOT}/.ideai/agents/beta.md"
+    w.s.agents.update(ROOT, beta, persona="---\nipc:\n  sends_to: [Alpha\n---\n# Beta\n")
+    with pytest.raises(AppError) as err:
+        w.s.orchestrator.dispatch(ROOT, a["Alpha"], {"type": "agent.ask", "target": "Beta",
+                                                     "task": "x"})
+    assert (err.value.code, err.value.details) == ("FORBIDDEN", {"agent": "Beta"})
+    assert err.value.message.startswith(
+        f"Beta's access matrix cannot be read: {path}: front matter: not YAML at line 3")
+    with pytest.raises(AppError) as read:  # the card's and the matrix editor's reading
+        w.s.agents.ipc(ROOT, beta)
+    assert read.value.code == "INVALID"
+    assert read.value.message.startswith(f"{path}: front matter: not YAML at line 3")
+    with pytest.raises(AppError) as kept:  # a save never overwrites it, and says where
+        w.s.agents.set_ipc(ROOT, beta, None)
+    assert kept.value.code == "INVALID" and kept.value.message.startswith(f"{path}: ")
+    w.s.agents.update(ROOT, beta, persona="---\nipc:\n  sends_to: Alpha\n---\n# Beta\n")
+    with pytest.raises(AppError) as field:
+        w.s.orchestrator.dispatch(ROOT, a["Alpha"], {"type": "agent.ask", "target": "Beta",
+                                                     "task": "x"})
+    assert field.value.message == (f"Beta's access matrix cannot be read: {path}: "
+                                   "ipc.sends_to: expected a list of names")
+
+
 def test_error_blocked_and_checkpoint_answers() -> None:
     w = world()
     a = setup(w, "Alpha", "Beta")

@@ -24,6 +24,24 @@ def test_create_writes_persona_and_manifest() -> None:
     assert ReadPersona(fs).execute(state, entry.agent_id) == "# persona"
 
 
+
+def test_the_matrix_of_a_persona_names_the_file_when_it_cannot_be_read() -> None:
+    fs, ids, state = created_project()
+    entry = CreateAgent(fs, ids).execute(state, "Beta", "---\nipc:\n  signals: SPAWN\n---\n",
+                                         "claude-code", PROFILES)
+    path = f"{ROOT}/.ideai/agents/beta.md"
+    with pytest.raises(AppError) as err:
+        ReadPersona(fs).matrix(state, entry.agent_id)
+    assert (err.value.code, err.value.message) == (
+        "INVALID", f"{path}: ipc.signals: expected a list of names")
+    fs.files[path] = "---\nipc: [\n---\n# Beta\n"
+    with pytest.raises(AppError) as broken:
+        ReadPersona(fs).matrix(state, entry.agent_id)
+    assert broken.value.message.startswith(f"{path}: front matter: not YAML at line ")
+    fs.files[path] = "---\nipc:\n  signals: [SPAWN]\n---\n# Beta\n"
+    matrix = ReadPersona(fs).matrix(state, entry.agent_id)
+    assert matrix is not None and matrix.signals == ("SPAWN",)
+
 def test_create_rejects_duplicate_name_and_unknown_profile() -> None:
     fs, ids, state = original_project()
     for name, profile in (("main", "claude-code"), ("", "claude-code"), ("New", "nope")):
