@@ -687,11 +687,17 @@ class OrchestratorService:
             line.activity = "idle" if line.session_id is not None else "stopped"
         effects: list[Effect] = []
         if ticket is not None:
+            orphaned = ticket.id in line.orphaned  # reported failed when its asker left
             said = outcome.reply if outcome.code is None else outcome.details.get("outputTail")
             if isinstance(said, str) and said and outcome.code not in (None, AGENT_ERROR):
                 # A turn IdeA saw fail (the CLI's error, a timeout) is logged and handed off as
                 # such, not as the agent's answer; an error the agent reported is its own words.
                 said = f"[{outcome.code}] {said}"
+            if isinstance(said, str) and said and orphaned:
+                # Its asker withdrew the ask mid-turn: the answer reached nobody, and the log
+                # and the handoff say so (a trial read it as an ordinary exchange).
+                said = f"[{CANCELLED}] answered after the ask was withdrawn; nobody received " \
+                       f"it: {said}"
             if isinstance(said, str) and said:
                 effects.append(partial(self._conversations.response, line.root, ticket, said))
             waiter = line.waiters.pop(ticket.id, None)
@@ -699,7 +705,6 @@ class OrchestratorService:
                 effects.append(partial(waiter.settle, outcome))
             if ticket.kind == "ask":
                 effects += self._ask_over(line.root, ticket)
-            orphaned = ticket.id in line.orphaned  # reported failed when its asker left
             line.orphaned.discard(ticket.id)
             if orphaned:
                 log.info("%s: %s answered ticket %s, whose asker had left: logged only",
