@@ -94,6 +94,9 @@ export class Workspace {
   #tabs = $state.raw<ProjectTab[]>([]);
   #activeRoot = $state<string | null>(null);
   #notices = $state.raw<Notice[]>([]);
+  /** Projects whose layout was edited while their `layouts.json` could not be read (unsaved). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+  #unsavedLayouts = new Set<string>();
   #showWizard = $state(false);
   #wizardMode = $state<'first-run' | 'manage'>('first-run');
   #starting = $state(true);
@@ -206,6 +209,7 @@ export class Workspace {
       const fresh = await this.#gateway.layout.startFresh(tab.root);
       tab.applyLayouts(fresh.layouts);
       this.#notices = this.#notices.filter((n) => !(n.root === tab.root && n.recovery === 'startFresh'));
+      this.#unsavedLayouts.delete(tab.root);
       this.toasts.show({ message: `The broken layouts file is kept as ${fresh.backup}`, tone: 'info', root: tab.root });
       this.resolved('layout', tab.root);
     } catch (error) {
@@ -633,6 +637,10 @@ export class Workspace {
    * only, when given). Problems with files are never cleared this way.
    */
   resolved(kind: Exclude<NoticeKind, 'problem'>, root?: string): void {
+    // A layout edit while layouts.json cannot be read applies here and is not written.
+    if (kind === 'layout' && root !== undefined && this.#notices.some((n) => n.root === root && n.recovery === 'startFresh')) {
+      this.#unsavedLayouts.add(root);
+    }
     const stale = (n: Notice) => n.kind === kind && (root === undefined || n.root === root);
     if (this.#notices.some(stale)) this.#notices = this.#notices.filter((n) => !stale(n));
   }
@@ -668,7 +676,17 @@ export class Workspace {
       }
       if (event.type === 'problemResolved') {
         const root = this.tabFor(event.root)?.root;
-        this.#notices = this.#notices.filter((n) => !(n.kind === 'problem' && n.title === event.file && n.root === root));
+        const gone = (n: Notice) => n.kind === 'problem' && n.title === event.file && n.root === root;
+        if (root !== undefined && this.#unsavedLayouts.has(root) && this.#notices.some((n) => gone(n) && n.recovery === 'startFresh')) {
+          // The file was fixed outside IdeA: its layouts win over the edits made meanwhile.
+          this.#unsavedLayouts.delete(root);
+          this.toasts.show({
+            message: `${event.file} was read again: the layout changes made while it could not be read were not kept`,
+            tone: 'info',
+            root,
+          });
+        }
+        this.#notices = this.#notices.filter((n) => !gone(n));
         continue;
       }
       if (event.type === 'workspaceChanged') {

@@ -86,6 +86,33 @@ describe('a corrupt layouts.json', () => {
   });
 });
 
+describe('layout edits while layouts.json cannot be read', () => {
+  const broken = { file: '/p/.ideai/layouts.json', message: 'invalid JSON at line 1', recovery: 'startFresh' as const };
+
+  it('the banner says they are not saved; fixing the file outside IdeA says they were not kept', async () => {
+    // Trial finding: a split made meanwhile vanished without a word once the file was fixed.
+    const h = harness({ projects: [project('/p', { problems: [broken] })] });
+    await openProject(h);
+    expect(screen.getByTestId('unsaved-layout-hint')).toHaveTextContent('not saved');
+    const tab = h.workspace.activeTab!;
+    const leaf = leaves(activeRoot(tab.layouts))[0];
+    expect(await tab.editLayout({ kind: 'split', nodeId: leaf.id, direction: 'row' })).toBe(true);
+    h.gateway.push({ events: [{ type: 'problemResolved', root: '/p', file: broken.file }] });
+    await waitFor(() => expect(screen.queryByTestId('banner')).not.toBeInTheDocument());
+    expect(h.workspace.toasts.list.map((t) => t.message)).toEqual([
+      '/p/.ideai/layouts.json was read again: the layout changes made while it could not be read were not kept',
+    ]);
+  });
+
+  it('fixed with no edit meanwhile, nothing is said', async () => {
+    const h = harness({ projects: [project('/p', { problems: [broken] })] });
+    await openProject(h);
+    h.gateway.push({ events: [{ type: 'problemResolved', root: '/p', file: broken.file }] });
+    await waitFor(() => expect(screen.queryByTestId('banner')).not.toBeInTheDocument());
+    expect(h.workspace.toasts.list).toEqual([]);
+  });
+});
+
 describe('a corrupt agents.json', () => {
   it('shows in the agents panel itself (not "No agents yet", not the banner)', async () => {
     const h = harness({
