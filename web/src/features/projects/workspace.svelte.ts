@@ -588,15 +588,24 @@ export class Workspace {
     const choice = await this.askAboutBusy(busy, this.#tabs[index].name);
     if (choice === 'cancel') return;
     const keep = choice === 'keep' ? busy.map((b) => b.sessionId) : [];
+    const tab = this.#tabs[index];
+    let closed = true;
     try {
       await this.#gateway.windows.closeTab(root, keep);
     } catch (error) {
+      closed = false;
       this.report(error, `Closing ${root} failed`, { kind: 'project' });
     }
-    this.#tabs[index].dispose();
+    tab.dispose();
     this.#tabs = this.#tabs.filter((t) => t.root !== root);
     this.#notices = this.#notices.filter((n) => n.root !== root);
     this.toasts.dismissProject(root);
+    if (closed && keep.length > 0) {
+      // Out of sight now: say what runs on and how to get it back (a trial was told nothing).
+      const running = busy.map((b) => `${tab.sessions.find((s) => s.sessionId === b.sessionId)?.title ?? 'a shell'} · ${b.process}`);
+      const them = keep.length > 1 ? 'them' : 'it';
+      this.toasts.show({ message: `${running.join(', ')} ${keep.length > 1 ? 'run' : 'runs'} on in the background: open ${tab.name} again (click here) to see ${them}`, tone: 'info', root });
+    }
     if (this.#activeRoot === root) {
       this.#show(this.#tabs[Math.min(index, this.#tabs.length - 1)]?.root ?? null);
     }
@@ -609,11 +618,15 @@ export class Workspace {
 
   /**
    * A toast was clicked: shows the project's tab and, when a cell of it shows the agent, that
-   * cell (focused, briefly highlighted).
+   * cell (focused, briefly highlighted). A project no tab shows is opened again (its shells
+   * kept in the background come back in their cells).
    */
   goToAgent(root: string, agentId?: string): void {
     const tab = this.tabFor(root);
-    if (!tab) return;
+    if (!tab) {
+      void this.open(root);
+      return;
+    }
     this.#show(tab.root);
     const nodeId = agentId ? tab.cellOfAgent(agentId) : null;
     if (nodeId) {

@@ -63,6 +63,12 @@ describe('windows and tabs', () => {
     expect((await screen.findAllByTestId('busy-process')).map((e) => e.textContent)).toEqual(['Shell · vim']); // the session's title, as in the quit question
     await fireEvent.click(await screen.findByTestId('confirm-keep'));
     await waitFor(() => expect(h.gateway.callsOf('windows.closeTab')).toEqual([['/work/alpha', ['s1']]]));
+    // out of sight now: a toast says what runs on and how to see it again
+    await waitFor(() => expect(h.workspace.toasts.list.map((t) => t.message)).toEqual([
+      'Shell · vim runs on in the background: open alpha again (click here) to see it',
+    ]));
+    h.workspace.goToAgent(h.workspace.toasts.list[0].root); // the toast clicked
+    await waitFor(() => expect(h.workspace.activeRoot).toBe('/work/alpha'));
   });
 
   it('quitting with a running agent asks to stop it; cancel does not quit', async () => {
