@@ -1,5 +1,7 @@
 """UI polish on the real window: the keyboard focus follows "Open shell", "Launch agent" and
-splits; "Profiles…" reopens the wizard on the saved profiles; a narrow cell keeps its header
+splits, and comes back to the focused cell's terminal after closing a cell, an undo, the
+palette, Settings and a tab switch; the New agent form takes it in Name and Escape closes it;
+"Profiles…" reopens the wizard on the saved profiles; a narrow cell keeps its header
 inside its box and a splitter drag stops at the minimum cell width; a narrow agent cell keeps
 its name and its ⋯ menu in view."""
 
@@ -10,6 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Locator, Page
 
 from e2e.test_agents import create_agent, launch_in, session_of
+from e2e.test_projects import submit_folder
 from e2e.ui import cells, read_json, type_in, wait_for, wait_terminal
 
 FOCUSED_SESSION = """() => document.activeElement?.closest('.xterm')
@@ -24,6 +27,23 @@ def focused_session(page: Page) -> str | None:
 
 def focus_inside(cell: Locator) -> bool:
     return bool(cell.evaluate("(el) => el.contains(document.activeElement)"))
+
+
+FOCUSED_CELL_TERMINAL = """() => {
+    const el = document.activeElement;
+    const cell = el?.closest('[data-testid="cell"]');
+    if (!cell?.classList.contains('focused') || !el.closest('.xterm')) return null;
+    return el.closest('[data-testid="terminal"]')?.dataset.sessionId ?? null;
+}"""
+
+
+def keys_reach(page: Page, session: str, what: str, word: str) -> None:
+    """The terminal of the cell outlined as focused holds the keyboard (document.activeElement),
+    and what is typed now, without clicking anything, reaches it."""
+    wait_for(lambda: page.evaluate(FOCUSED_CELL_TERMINAL) == session,
+             what=f"focus back in {session} after {what}")
+    page.keyboard.type(f"echo {word}-$((20+1))\n")
+    wait_terminal(page, session, f"{word}-21")
 
 
 def test_open_shell_split_and_agent_launch_take_the_keyboard_focus(launch, tmp_path: Path) -> None:
@@ -62,6 +82,74 @@ def test_open_shell_split_and_agent_launch_take_the_keyboard_focus(launch, tmp_p
     wait_for(lambda: focused_session(page) == agent, what="focus in the launched agent")
     page.keyboard.type("echo agent-$((3+3))\n")
     wait_terminal(page, agent, "agent-6")
+
+
+def test_the_keyboard_comes_back_to_the_focused_cell_after_commands(launch, tmp_path: Path) -> None:
+    """A trial found the cell still outlined while document.activeElement was <body> after these
+    commands: typing went nowhere."""
+    app = launch(project=tmp_path / "proj")
+    page = app.page
+    cells(page).first.locator('[data-testid="open-shell"]').click()
+    shell = session_of(page, 0)
+    wait_for(lambda: focused_session(page) == shell, what="focus in the shell")
+    page.keyboard.type("PS1='$ '\n")
+
+    # Ctrl+Shift+W closes the second cell's shell: the first cell's terminal has the keys.
+    page.keyboard.press("Control+Shift+D")
+    wait_for(lambda: cells(page).count() == 2, what="2 cells")
+    wait_for(lambda: focus_inside(cells(page).nth(1)), what="focus in the new cell")
+    page.keyboard.press("Enter")
+    second = session_of(page, 1)
+    wait_for(lambda: focused_session(page) == second, what="focus in the second shell")
+    page.keyboard.press("Control+Shift+W")
+    wait_for(lambda: cells(page).count() == 1, what="1 cell")
+    keys_reach(page, shell, "Ctrl+Shift+W", "closed")
+
+    # Ctrl+Alt+Z undoes a split made from the keyboard.
+    page.keyboard.press("Control+Shift+E")
+    wait_for(lambda: cells(page).count() == 2, what="2 cells again")
+    wait_for(lambda: focus_inside(cells(page).nth(1)), what="focus in the new cell")
+    page.keyboard.press("Control+Alt+Z")
+    wait_for(lambda: cells(page).count() == 1, what="the split undone")
+    keys_reach(page, shell, "Ctrl+Alt+Z", "undone")
+
+    # Escape in the command palette, then in Settings.
+    page.keyboard.press("Control+Shift+P")
+    page.locator('[data-testid="palette-input"]').wait_for()
+    page.keyboard.press("Escape")
+    page.locator('[data-testid="command-palette"]').wait_for(state="detached")
+    keys_reach(page, shell, "Escape in the palette", "palette")
+    page.keyboard.press("Control+Comma")
+    page.locator('[data-testid="settings-font-size"]').wait_for()
+    page.keyboard.press("Escape")
+    page.locator('[data-testid="settings-dialog"]').wait_for(state="detached")
+    keys_reach(page, shell, "Escape in Settings", "settings")
+
+    # A second project tab: Ctrl+Tab and Ctrl+PgDn give each tab's focused cell the keys.
+    page.locator('[data-testid="tab-home"]').click()
+    submit_folder(page, "new-project", tmp_path / "other")
+    page.locator('[data-testid="tab-other"]').wait_for()
+    other_layout = page.locator('[data-testid="project-layout"]:visible')
+    other_layout.locator('[data-testid="open-shell"]').click()
+    other_terminal = other_layout.locator('[data-testid="terminal"]')
+    other_terminal.wait_for()
+    other = str(wait_for(lambda: other_terminal.get_attribute("data-session-id"), what="other session"))
+    wait_for(lambda: focused_session(page) == other, what="focus in the other project's shell")
+    page.keyboard.press("Control+Tab")
+    keys_reach(page, shell, "Ctrl+Tab", "tabbed")
+    page.keyboard.press("Control+PageDown")
+    keys_reach(page, other, "Ctrl+PgDn", "paged")
+
+    # New agent: the Name field takes the keys; Escape closes the form, back on +.
+    plus = page.locator('[data-testid="new-agent"]')
+    plus.click()
+    form = page.locator('[data-testid="agent-form"]')
+    form.wait_for()
+    wait_for(lambda: page.evaluate("() => document.activeElement?.id") == "agent-name", what="focus in Name")
+    page.keyboard.type("Draft")
+    page.keyboard.press("Escape")
+    form.wait_for(state="detached")
+    assert plus.evaluate("(el) => el === document.activeElement")
 
 
 def test_profiles_reopen_with_the_saved_profiles(launch, tmp_path: Path) -> None:

@@ -128,4 +128,42 @@ describe('agents panel', () => {
     await waitFor(() => expect(screen.queryByTestId('agent-item')).not.toBeInTheDocument());
     expect(confirm).not.toHaveBeenCalled();
   });
+  it('takes the keyboard in Name; Escape closes it and gives the keyboard back to +', async () => {
+    // Trial finding: opening left the focus on +, and Escape (which closes dialogs) did nothing.
+    const h = await panel();
+    const plus = screen.getByTestId('new-agent');
+    plus.focus();
+    await fireEvent.click(plus);
+    const name = screen.getByLabelText('Name');
+    await waitFor(() => expect(name).toHaveFocus());
+    await fireEvent.input(name, { target: { value: 'Draft' } });
+
+    await fireEvent.keyDown(name, { key: 'Escape' });
+    expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument();
+    expect(plus).toHaveFocus();
+    expect(h.gateway.callsOf('agents.create')).toHaveLength(0);
+
+    // Escape with the keyboard on + (the form open) closes it too.
+    await fireEvent.click(plus);
+    await waitFor(() => expect(screen.getByLabelText('Name')).toHaveFocus());
+    plus.focus();
+    await fireEvent.keyDown(plus, { key: 'Escape' });
+    expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument();
+    expect(plus).toHaveFocus();
+  });
+
+  it('an agent’s editor takes the keyboard in Name too, and Escape gives it back to ✎', async () => {
+    const h = await panel();
+    await h.workspace.activeTab!.createAgent({ name: 'Coder', persona: 'old', profileId: 'shell' });
+    const edit = await screen.findByTestId('edit-agent');
+    edit.focus();
+    await fireEvent.click(edit);
+    const name = screen.getByLabelText('Name');
+    await waitFor(() => expect(name).toHaveFocus());
+    expect(name).toHaveValue('Coder');
+    await fireEvent.keyDown(screen.getByLabelText('Profile'), { key: 'Escape' });
+    expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument();
+    expect(screen.getByTestId('edit-agent')).toHaveFocus();
+    expect(h.gateway.callsOf('agents.update')).toHaveLength(0);
+  });
 });

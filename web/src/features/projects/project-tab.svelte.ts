@@ -430,6 +430,24 @@ export class ProjectTab {
   }
 
   /**
+   * The keyboard goes back to the focused cell (`targetNodeId`: its terminal, or an empty
+   * cell's first action) through `requestFocus`: after whatever took it away or removed what
+   * held it — a dialog or the palette closing, a cell closed, an undo, a tab shown (a trial
+   * found the cell still outlined while typing went to <body>). A hidden tab's cell takes it
+   * once the tab is shown.
+   */
+  returnFocus(): void {
+    const nodeId = this.targetNodeId();
+    if (nodeId) this.requestFocus(nodeId);
+  }
+
+  /** Undo / redo of the layout (keyboard, palette, cell menu); the keyboard stays in the grid. */
+  async undoLayout(kind: 'undo' | 'redo'): Promise<void> {
+    await this.editLayout({ kind });
+    this.returnFocus();
+  }
+
+  /**
    * Closes a cell. The backend decides what happens to its session (`layout.edit`): an agent
    * session detaches to the background, a plain shell is killed once the close grace has
    * passed unless undo brings it back (`killPending` says so) — after asking, when the shell
@@ -442,13 +460,14 @@ export class ProjectTab {
     let choice: 'kill' | 'keep' | 'cancel' | 'idle' = 'idle';
     if (shell && this.#notices.askAboutBusy) {
       choice = await this.#notices.askAboutBusy([shell.sessionId], 'this cell');
-      if (choice === 'cancel') return;
     }
     // One close, one undo step: Ctrl+Z after "Keep in background" brings the cell back with
     // its shell (closing after a detach of its own made the undo bring back an empty cell).
     if (choice === 'kill') await this.editLayout({ kind: 'close', nodeId, kill: true });
     else if (choice === 'keep') await this.editLayout({ kind: 'close', nodeId, keep: true });
-    else await this.editLayout({ kind: 'close', nodeId });
+    else if (choice === 'idle') await this.editLayout({ kind: 'close', nodeId });
+    // The closed cell (or the question, cancelled) had the keyboard: the focused cell takes it.
+    this.returnFocus();
   }
 
   /**

@@ -98,6 +98,7 @@ export class Workbench {
 
   closeSettings(): void {
     this.#settingsOpen = false;
+    this.returnFocus();
   }
 
   get paletteOpen(): boolean {
@@ -108,8 +109,18 @@ export class Workbench {
     this.#paletteOpen = true;
   }
 
+  /** Escape, a click outside, or before the entry chosen runs (a dialog it opens takes the keyboard after). */
   closePalette(): void {
     this.#paletteOpen = false;
+    this.returnFocus();
+  }
+
+  /**
+   * The keyboard goes back to the active project's focused cell (`ProjectTab.returnFocus`):
+   * every dialog, bar and command that leaves it nowhere ends so.
+   */
+  returnFocus(): void {
+    this.#workspace.activeTab?.returnFocus();
   }
 
   /** The project's maximised cell, if any. */
@@ -138,10 +149,9 @@ export class Workbench {
   closeSearch(): void {
     const sessionId = this.#searchSession;
     this.#searchSession = null;
-    if (sessionId) {
-      this.#terminals.clearSearch(sessionId);
-      this.#terminals.focus(sessionId);
-    }
+    if (sessionId) this.#terminals.clearSearch(sessionId);
+    // The find bar is in the focused cell (its input focused the cell): its terminal takes the keys.
+    this.returnFocus();
   }
 
   get shellRequest(): string | null {
@@ -274,7 +284,8 @@ export class Workbench {
     const session = nodeId && tab ? (findLeaf(tab.layoutRoot, nodeId)?.session ?? null) : null;
     switch (id) {
       case 'palette':
-        this.#paletteOpen = !this.#paletteOpen;
+        if (this.#paletteOpen) this.closePalette();
+        else this.#paletteOpen = true;
         return;
       case 'zoom-in':
         void this.setFontSize(this.#settings.terminal.fontSize + 1);
@@ -320,7 +331,7 @@ export class Workbench {
     switch (id) {
       case 'undo':
       case 'redo':
-        void tab.editLayout({ kind: id });
+        void tab.undoLayout(id);
         return;
       case 'split-row':
       case 'split-column':
@@ -422,6 +433,7 @@ export class Workbench {
     const at = tabs.findIndex((t) => t.root === this.#workspace.activeRoot);
     const next = tabs[(at + step + tabs.length) % tabs.length];
     this.#workspace.activate(next.root);
+    next.returnFocus();
   }
 
   #apply(settings: Settings): void {
