@@ -47,7 +47,8 @@ def wait_cells(page: Page, count: int) -> None:
     wait_for(lambda: cells(page).count() == count, what=f"{count} cells")
 
 
-# Per session: characters arriving (pushes), and the first arrival of `marker` after `armed`.
+# Per session: characters arriving (pushes), and the first arrival of `marker` after `armed`
+# (then the frame that showed it).
 ARRIVALS_JS = r"""
 () => {
   const st = window.__benchArrivals = {chars: {}, total: 0, t0: performance.now(), watch: {}};
@@ -63,7 +64,16 @@ ARRIVALS_JS = r"""
       if (w && w.arrive === null) {
         const s = w.tail + text;
         w.tail = s.slice(-w.marker.length);
-        if (s.includes(w.marker)) w.arrive = now;
+        if (s.includes(w.marker)) {
+          w.arrive = now;
+          // painted: the first frame after the one whose rows end with the prompt (parsed)
+          const shown = () => window.__ideaTerminalTail(sid, 1).trimEnd().endsWith(w.marker.trimEnd());
+          const look = () => requestAnimationFrame(() => {
+            if (!shown()) return look();
+            requestAnimationFrame(() => { w.painted = performance.now(); });
+          });
+          look();
+        }
       }
     }
     return result;
@@ -77,9 +87,10 @@ ARRIVALS_JS = r"""
 }
 """
 
-# Arms the watch of `sid` for `marker` (keydown of Ctrl+C sets its t0).
+# Arms the watch of `sid` for `marker` (keydown of Ctrl+C sets its t0; `painted` follows
+# `arrive` once the cursor's row ends with the marker and a frame went by).
 WATCH_JS = """([sid, marker]) => {
-  window.__benchArrivals.watch[sid] = {marker, tail: '', t0: null, arrive: null};
+  window.__benchArrivals.watch[sid] = {marker, tail: '', t0: null, arrive: null, painted: null};
 }"""
 
 # Opens a cell's menu by a click and resolves with the ms until it is painted; closes it.

@@ -212,8 +212,12 @@ def rows(r: dict[str, Any]) -> list[tuple[str, str, str, bool | None]]:
         out += [
         ("16 floods: quiet echo painted p99 (ms)", "<= 100",
          f"{f16['quietEcho']['painted']['p99Ms']:.0f}", le(f16["quietEcho"]["painted"]["p99Ms"], 100)),
-        ("16 floods: Ctrl+C → prompt, worst (ms)", "<= 200",
-         f"{f16['ctrlcToPromptMs']['maxMs']:.0f}", le(f16["ctrlcToPromptMs"]["maxMs"], 200)),
+        # painted since sitting 15 (it was the arrival in the page, which comes sooner)
+        ("16 floods: Ctrl+C → prompt painted, worst (ms)", "<= 200",
+         f"{f16['ctrlcToPromptPaintedMs']['maxMs']:.0f}",
+         le(f16["ctrlcToPromptPaintedMs"]["maxMs"], 200)),
+        ("16 floods: Ctrl+C → prompt arrives, worst (ms)", "",
+         f"{f16['ctrlcToPromptMs']['maxMs']:.0f}", None),
         ("16 floods: menu open → painted, p99 (ms)", "<= 100",
          f"{f16['menuOpenPaintedMs']['p99Ms']:.0f}", le(f16["menuOpenPaintedMs"]["p99Ms"], 100)),
         ("16 floods: chars arriving, all terminals (M/s)", "", f"{f16['aggregateMBps']:.1f}", None)]

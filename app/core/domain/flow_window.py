@@ -34,6 +34,20 @@ much doubled the echo time of the terminal the user types in. The round trips ab
 alone after a crowded spell remembers that spell's long round trips, and four of them made its
 Ctrl-C wait 0.3 s.
 
+The shortest delay is BBR's min-RTT filter, with BBR's ProbeRTT (issue 11, `docs/benchmarks.md`
+sitting 15). A delay only replaces the shortest one when it is shorter, or when the shortest is
+older than `filter_s`; then the window drops to `min_chars` until what is unacknowledged fits in
+it, and the first delay measured on a read made after that drain is the new shortest one. A plain
+"shortest of the last `filter_s`" let a standing queue in the page become the shortest delay once
+the early short samples aged out: with sixteen floods sharing the page every sample waited behind
+the session's own backlog, so the window grew to twice that backlog, and again (0.7–1.3 M
+characters each after 15 s, measured), and Ctrl-C waited for it.
+
+Input opens the gate at once (`typed`): a keystroke lets the reader take `boost_chars` more
+than is unacknowledged, so what follows a Ctrl-C is read now, not once the page has parsed half
+of the backlog (measured: the reader waited 50–200 ms for acks with sixteen floods). At most
+once per `boost_s`, so typing into a flood grows its backlog by at most that much a second.
+
 Pure: the caller passes the clock (`now`, seconds, monotonic) and serialises calls.
 """
 
@@ -57,7 +71,8 @@ class FlowTuning:
     shortest delay are remembered (s); `change`: relative change below which the window is
     left alone; `boost_chars`/`boost_s`: after input to the session, the window is at least
     that many characters for that long (s), so Ctrl-C in one of many floods, each on a small
-    window, reaches its prompt in one turnover of the window rather than several (ADR 020)."""
+    window, reaches its prompt in one turnover of the window rather than several (ADR 020);
+    `probe_s`: the longest a ProbeRTT drain lasts (s) before the window comes back anyway."""
 
     min_chars: int = 32_000
     max_chars: int = 4_000_000
@@ -72,16 +87,18 @@ class FlowTuning:
     change: float = 0.2
     boost_chars: int = 256_000
     boost_s: float = 1.0
+    probe_s: float = 5.0
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_chars <= self.start_chars <= self.max_chars:
             raise ValueError("need 2 <= min_chars <= start_chars <= max_chars")
         if not self.min_chars <= self.boost_chars <= self.max_chars or self.boost_s < 0:
             raise ValueError("need min_chars <= boost_chars <= max_chars and boost_s >= 0")
-        if min(self.gain, self.crowded_gain, self.min_travel_s, self.filter_s) <= 0 \
+        if min(self.gain, self.crowded_gain, self.min_travel_s, self.filter_s, self.probe_s) <= 0 \
                 or min(self.crowd_s, self.drain_s, self.change) < 0 \
                 or self.history_s <= self.min_travel_s:
-            raise ValueError("gains, min_travel_s, filter_s > 0; crowd_s, drain_s, change >= 0; "
+            raise ValueError("gains, min_travel_s, filter_s, probe_s > 0; crowd_s, drain_s, "
+                             "change >= 0; "
                              "history_s > min_travel_s")
 
 
@@ -100,9 +117,13 @@ class FlowWindow:
         self._acked = 0
         self._marks: collections.deque[tuple[int, float]] = collections.deque()  # (end, time)
         self._history: collections.deque[tuple[float, int]] = collections.deque()  # (t, acked)
-        self._rtts: collections.deque[tuple[float, float]] = collections.deque()  # (time, s)
+        self._rtt: float | None = None  # the shortest read → ack delay (s) …
+        self._rtt_at = float("-inf")  # … measured then
+        self._probe_until: float | None = None  # ProbeRTT: the drain's deadline
+        self._probe_mark: int | None = None  # ProbeRTT: produced count once drained
         self._best: collections.deque[tuple[float, float]] = collections.deque()  # (time, c/s)
         self._boost_until = float("-inf")
+        self._opened_at = float("-inf")  # when input last opened the gate
 
     @property
     def low(self) -> int:
@@ -120,14 +141,37 @@ class FlowWindow:
             if len(self._marks) > self.MARKS:
                 self._marks.popleft()
 
+    @property
+    def unacked(self) -> int:
+        """Characters produced and not acknowledged yet."""
+        return self._produced - self._acked
+
+    @property
+    def probing(self) -> bool:
+        """Whether a ProbeRTT drain holds the window at `min_chars` now."""
+        return self._probe_until is not None
+
     def typed(self, now: float) -> tuple[int, int] | None:
         """Input reached the session at `now`: for `boost_s` the window is at least
-        `boost_chars`; returns the new `(high, low)` when it grew, else None."""
-        self._boost_until = now + self.tuning.boost_s
-        if self.high >= self.tuning.boost_chars:
-            return None
-        self.high = self.tuning.boost_chars
-        return self.high, self.low
+        `boost_chars`, and input opens the gate for `boost_chars` more than is unacknowledged,
+        at most once per `boost_s` (so the returned `low` may be above `high // 2`: the gate
+        reopens below it). Returns the new `(high, low)`, or None when nothing changes."""
+        t = self.tuning
+        first = now - self._opened_at >= t.boost_s
+        self._boost_until = now + t.boost_s
+        self._end_probe()  # the human waits: no drain now
+        high = max(self.high, t.boost_chars)
+        if not first:
+            if high == self.high:
+                return None
+            self.high = high
+            return self.high, self.low
+        high = max(high, min(t.max_chars, self.unacked + t.boost_chars))
+        low = min(high - 1, max(high // 2, self.unacked + t.boost_chars // 2))
+        if high == self.high and low == self.low:
+            return None  # the gate is open, or opens on its own, for that much more
+        self.high, self._opened_at = high, now
+        return high, low
 
     def _acked_at(self, when: float) -> tuple[float, int] | None:
         """The last `(time, characters acknowledged)` at or before `when` (None: none kept)."""
@@ -139,10 +183,30 @@ class FlowWindow:
         return found
 
     def rtt_min(self, now: float) -> float | None:
-        """The shortest read → ack delay of the last `filter_s` (s; None: none measured)."""
-        while self._rtts and now - self._rtts[0][0] > self.tuning.filter_s:
-            self._rtts.popleft()
-        return min((d for _, d in self._rtts), default=None)
+        """The shortest read → ack delay (s; None: none measured): BBR's min-RTT filter, a
+        delay being replaced by a shorter one, or by any once it is `filter_s` old."""
+        return self._rtt
+
+    def _delay_sample(self, delay: float, end: int, now: float) -> bool:
+        """A read ending at produced count `end` was acked `delay` s after it; returns True
+        when the ProbeRTT drain starts now (the shortest delay expired)."""
+        if self._probe_mark is not None and end > self._probe_mark:
+            self._rtt, self._rtt_at = delay, now  # read once drained: the delay without a queue
+            self._end_probe()
+            return False
+        if self._rtt is None or delay <= self._rtt:
+            self._rtt, self._rtt_at = delay, now
+            return False
+        if now - self._rtt_at <= self.tuning.filter_s or self.probing:
+            return False
+        self._rtt, self._rtt_at = delay, now
+        if now < self._boost_until or self.unacked <= self.tuning.min_chars:
+            return False  # nothing standing to drain, or the human waits
+        self._probe_until, self._probe_mark = now + self.tuning.probe_s, None
+        return True
+
+    def _end_probe(self) -> None:
+        self._probe_until = self._probe_mark = None
 
     def best_rate(self, now: float) -> float | None:
         """The highest `rate` of the last `filter_s` (characters/s; None: none measured)."""
@@ -170,11 +234,12 @@ class FlowWindow:
         if chars <= 0:
             return None
         self._acked += chars
-        sent_at = None
+        sent_at, end = None, 0
         while self._marks and self._marks[0][0] <= self._acked:
-            sent_at = self._marks.popleft()[1]
+            end, sent_at = self._marks.popleft()
+        probe = False
         if sent_at is not None:
-            self._rtts.append((now, max(0.0, now - sent_at)))
+            probe = self._delay_sample(max(0.0, now - sent_at), end, now)
             # BBR's sample: delivered since the last ack before that read, over the time since
             # that ack (not since the read: a burst of acks for text queued earlier would read
             # as a huge rate)
@@ -189,10 +254,19 @@ class FlowWindow:
         self._history.append((now, self._acked))
         while len(self._history) > 2 and now - self._history[1][0] > self.tuning.history_s:
             self._history.popleft()
+        t = self.tuning
+        if self._probe_until is not None:
+            if probe:
+                self.high = t.min_chars
+                return self.high, self.low
+            if now < self._probe_until:
+                if self._probe_mark is None and self.unacked <= t.min_chars:
+                    self._probe_mark = self._produced  # drained: the next read is timed bare
+                return None
+            self._end_probe()
         rate, rtt = self.best_rate(now), self.rtt_min(now)
         if rate is None or rtt is None or self._acked < self.tuning.start_chars:
             return None
-        t = self.tuning
         wanted = t.crowded_gain * rate * rtt
         if not crowded:  # the extra round trips only while they drain within `drain_s`
             wanted = max(wanted, min(t.gain * rate * rtt, rate * t.drain_s))
