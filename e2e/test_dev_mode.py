@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page
 
 from e2e.cdp_proxy import CdpProxy
 from e2e.harness import free_port
@@ -79,6 +81,21 @@ PANEL = REPO / "web" / "src" / "features" / "agents" / "AgentsPanel.svelte"
 EMPTY_TEXT = "No agents yet."
 
 
+def save_as_an_editor_does(path: Path, text: str) -> None:
+    """Write `text` to a sibling file and rename it over `path`, so the watcher never reads
+    the file truncated or half written."""
+    scratch = path.with_name(f".{path.name}.e2e-tmp")
+    scratch.write_text(text)
+    os.replace(scratch, path)
+
+
+def vite_errors(page: Page) -> list[str]:
+    """The text of Vite's error overlays in `page` (a compile error during a hot update)."""
+    return [str(text) for text in page.evaluate(
+        "() => [...document.querySelectorAll('vite-error-overlay')]"
+        ".map(o => (o.shadowRoot || o).textContent.trim().slice(0, 2000))")]
+
+
 def test_svelte_hot_update_keeps_the_app_state(launch, tmp_path: Path) -> None:
     """Editing a component under `idea dev` updates it in place: no page reload, the open
     project, its layout and a live terminal with its output all stay."""
@@ -100,10 +117,13 @@ def test_svelte_hot_update_keeps_the_app_state(launch, tmp_path: Path) -> None:
     original = PANEL.read_text()
     assert EMPTY_TEXT in original
     try:
-        PANEL.write_text(original.replace(EMPTY_TEXT, "No agents yet (hot-updated)."))
+        save_as_an_editor_does(PANEL, original.replace(EMPTY_TEXT, "No agents yet (hot-updated)."))
         page.get_by_text("No agents yet (hot-updated).").wait_for(timeout=30_000)
     finally:
-        PANEL.write_text(original)
+        save_as_an_editor_does(PANEL, original)
+    wait_for(lambda: page.get_by_text(EMPTY_TEXT).count() > 0 or vite_errors(page),
+             timeout_s=30, what="the restored file hot-updated back")
+    assert not vite_errors(page)
     assert page.evaluate("() => window.__sameDocument") == "yes"  # not reloaded
     assert any("hot updated" in line for line in updates), updates
     page.locator('[data-testid="tab-proj"]').wait_for()
@@ -112,4 +132,3 @@ def test_svelte_hot_update_keeps_the_app_state(launch, tmp_path: Path) -> None:
     type_in(page, cells(page).first, "echo after-hmr-$((2+2))\n")
     text = wait_terminal(page, session, "after-hmr-4")
     assert "before-hmr-2" in text
-    page.get_by_text(EMPTY_TEXT).first.wait_for(timeout=30_000)  # restored file hot-updates back
