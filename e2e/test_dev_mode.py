@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 import urllib.request
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
+from app.adapters.stores.filesystem import LocalFileSystem
 from e2e.cdp_proxy import CdpProxy
 from e2e.harness import free_port
 from e2e.ui import cells, open_shell, type_in, wait_for, wait_terminal
@@ -82,11 +82,9 @@ EMPTY_TEXT = "No agents yet."
 
 
 def save_as_an_editor_does(path: Path, text: str) -> None:
-    """Write `text` to a sibling file and rename it over `path`, so the watcher never reads
-    the file truncated or half written."""
-    scratch = path.with_name(f".{path.name}.e2e-tmp")
-    scratch.write_text(text)
-    os.replace(scratch, path)
+    """Write `text` to a sibling file and rename it over `path` (IdeA's own atomic write), so
+    Vite's watcher never reads the file truncated or half written."""
+    LocalFileSystem().write_text_atomic(str(path), text)
 
 
 def vite_errors(page: Page) -> list[str]:
