@@ -61,7 +61,7 @@ def test_edits_of_agents_json_are_reported_once_per_burst(tmp_path: Path) -> Non
         agents.write_text('{"version": 1, "agents": []}\n')
         assert len(reports.wait_for(3)) == 3
         time.sleep(DEBOUNCE_S * 3)
-        seen = len(reports.roots)  # a loaded machine may report the delete and the write apart
+        seen = len(reports.roots)  # a loaded machine may take > DEBOUNCE_S between delete and write
         assert seen in (3, 4)
 
         (root / ".ideai" / "layouts.json").write_text("{}")  # no handler for it
@@ -75,6 +75,30 @@ def test_edits_of_agents_json_are_reported_once_per_burst(tmp_path: Path) -> Non
         agents.write_text('{"version": 1, "agents": []}\n')
         time.sleep(DEBOUNCE_S * 4)
         assert len(reports.roots) == seen
+    finally:
+        watcher.close_all()
+
+
+def test_a_timer_superseded_while_firing_leaves_the_report_to_its_successor(
+        tmp_path: Path) -> None:
+    """An old timer that fires just as a new event replaced it must not report, nor remove
+    the new timer (which `close` could then no longer cancel)."""
+    (tmp_path / ".ideai").mkdir()
+    reports = Reports()
+    watcher = ProjectFilesWatcher({"agents.json": reports.changed})
+    try:
+        watcher.open(str(tmp_path))
+        watcher._burst(str(tmp_path), "agents.json")
+        watcher._report(str(tmp_path), "agents.json")  # as the replaced timer's thread would
+        assert reports.roots == []
+        assert reports.wait_for(1) == [str(tmp_path)]  # the live timer still reports, once
+        time.sleep(DEBOUNCE_S * 3)
+        assert reports.roots == [str(tmp_path)]
+
+        watcher._burst(str(tmp_path), "agents.json")
+        watcher.close(str(tmp_path))  # the pending report is dropped
+        time.sleep(DEBOUNCE_S * 3)
+        assert reports.roots == [str(tmp_path)]
     finally:
         watcher.close_all()
 

@@ -91,7 +91,11 @@ class ProjectFilesWatcher:
         if not self._watches.watched(root):
             return
         with self._lock:
-            self._timers.pop((root, name), None)
+            # A timer replaced while it was firing (a new event came in) or dropped by `close`
+            # leaves the report to its successor, or to nobody.
+            if self._timers.get((root, name)) is not threading.current_thread():
+                return
+            del self._timers[(root, name)]
         try:
             self._handlers[name](root)
         except Exception:
