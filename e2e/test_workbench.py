@@ -82,6 +82,14 @@ def test_palette_lists_every_command_with_its_shortcut_and_runs_one(launch, tmp_
     page.keyboard.press("Escape")
     wait_for(lambda: palette.count() == 0, what="palette closed")
     assert cells(page).count() == 2
+    # "New agent…" opens the agents panel's form.
+    page.keyboard.press("Control+Shift+P")
+    palette.wait_for()
+    page.keyboard.type("new agent")
+    page.keyboard.press("Enter")
+    form = page.locator('[data-testid="agent-form"]')
+    form.wait_for()
+    assert "New agent" in form.inner_text()
 
 
 def test_the_palette_launches_an_agent_in_the_focused_cell_and_goes_back_to_it(

@@ -151,6 +151,26 @@ describe('agent entries', () => {
     expect(await screen.findByTestId('send-dialog')).toHaveTextContent('Send a task to Beta');
   });
 
+  it('project commands: new agent (opening a hidden side panel), project permissions, close the tab', async () => {
+    const h = harness({ projects: [project('/p')] });
+    await openProject(h);
+    await h.workbench.update({ ui: { sidePanelCollapsed: true } });
+    await settle();
+    expect(screen.queryByTestId('agent-form')).toBeNull();
+    await fireEvent.keyDown(await openPalette('new agent'), { key: 'Enter' });
+    expect(await screen.findByTestId('agent-form')).toHaveTextContent('New agent');
+    expect(h.workbench.settings.ui.sidePanelCollapsed).toBe(false);
+    expect(h.workbench.newAgentRequest).toBeNull(); // done: switching back to the tab opens nothing
+
+    await fireEvent.keyDown(await openPalette('project permissions'), { key: 'Enter' });
+    expect(await screen.findByText(/Permissions — /)).toBeInTheDocument();
+    await fireEvent.click(screen.getByTestId('permissions-close'));
+    await settle();
+
+    await fireEvent.keyDown(await openPalette('close project tab'), { key: 'Enter' });
+    await waitFor(() => expect(h.gateway.callsOf('windows.closeTab')).toEqual([['/p', []]]));
+  });
+
   it('lists none without agents', async () => {
     const h = harness({ projects: [project('/p')] });
     await openProject(h);

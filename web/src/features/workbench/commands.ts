@@ -26,6 +26,9 @@ export type CommandId =
   | 'toggle-side-panel'
   | 'show-sessions'
   | 'open-project'
+  | 'close-project'
+  | 'new-agent'
+  | 'project-permissions'
   | 'profiles'
   | 'settings'
   | 'new-window'
@@ -131,6 +134,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   { id: 'toggle-side-panel', label: 'Show / hide side panel', keys: everywhere('Ctrl+Shift+A') },
   { id: 'show-sessions', label: 'Show sessions panel', keys: everywhere('Ctrl+Shift+S') },
   { id: 'open-project', label: 'Open project…', keys: [{ chord: 'Ctrl+O', scope: 'outside-fields' }] },
+  { id: 'close-project', label: 'Close project tab', keys: [] },
+  { id: 'new-agent', label: 'New agent…', keys: [] },
+  { id: 'project-permissions', label: 'Project permissions…', keys: [] },
   { id: 'profiles', label: 'Profiles…', keys: [] },
   { id: 'settings', label: 'Settings… (terminal font, scrollback)', keys: everywhere('Ctrl+,') },
 ];

@@ -48,6 +48,8 @@ export class Workbench {
   #launchRequest = $state<{ nodeId: string; agentId: string } | null>(null);
   /** `new-layout` asked the project's layout bar (`root`) for its name dialog; `n` counts the asks. */
   #newLayoutRequest = $state.raw<{ root: string; n: number } | null>(null);
+  /** The project whose agents panel should open its "New agent" form (palette), until it does. */
+  #newAgentRequest = $state<string | null>(null);
 
   #gateway: Gateway;
   #workspace: Workspace;
@@ -171,6 +173,15 @@ export class Workbench {
     return this.#newLayoutRequest;
   }
 
+  /** The project root whose agents panel should open "New agent"; the panel calls `newAgentRequestDone`. */
+  get newAgentRequest(): string | null {
+    return this.#newAgentRequest;
+  }
+
+  newAgentRequestDone(root: string): void {
+    if (this.#newAgentRequest === root) this.#newAgentRequest = null;
+  }
+
   /** Sets the terminal font size (bounded), saved in settings. */
   async setFontSize(size: number): Promise<void> {
     const fontSize = Math.min(MAX_FONT_SIZE, Math.max(MIN_FONT_SIZE, Math.round(size)));
@@ -265,6 +276,10 @@ export class Workbench {
       case 'next-tab':
       case 'previous-tab':
         return this.#workspace.tabs.length > 1;
+      case 'close-project':
+      case 'new-agent':
+      case 'project-permissions':
+        return tab !== null;
       case 'search':
       case 'detach':
       case 'kill':
@@ -323,7 +338,20 @@ export class Workbench {
         this.#sessionsRequest += 1;
         return;
     }
-    if (!tab || !nodeId) return;
+    if (!tab) return;
+    switch (id) {
+      case 'close-project':
+        void workspace.close(tab.root);
+        return;
+      case 'new-agent':
+        if (this.#settings.ui.sidePanelCollapsed) void this.update({ ui: { sidePanelCollapsed: false } });
+        this.#newAgentRequest = tab.root;
+        return;
+      case 'project-permissions':
+        tab.permissions.open(null);
+        return;
+    }
+    if (!nodeId) return;
     if (isGridCommand(id)) {
       this.#runGrid(id, tab, nodeId);
       return;
