@@ -76,6 +76,11 @@ def test_a_tab_moves_between_three_windows_while_its_shell_prints(launch,
     reply = first.evaluate("(root) => window.pywebview.api.windows.placeTab(root)", root)
     assert reply["ok"] == "w3"
     assert tab_roots(first) == [] and tab_roots(third) == [root]
+    # Clicked in the first window's Recent list: the same, and a toast there says where it is.
+    first.locator(f'[data-testid="recent"] button[title="{root}"]').click()
+    toast = first.locator('[data-testid="toast"]', has_text="is open in another window")
+    toast.wait_for()
+    assert tab_roots(first) == [] and tab_roots(third) == [root]
 
 
 def test_windows_open_from_the_menu_and_ctrl_shift_n(launch, tmp_path: Path) -> None:

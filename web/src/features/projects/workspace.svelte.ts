@@ -546,8 +546,7 @@ export class Workspace {
     try {
       const dto = await this.#gateway.projects.open(root);
       // One tab per project: another window that has it is focused instead.
-      const holder = await this.#gateway.windows.placeTab(dto.root).catch(() => this.#windowId);
-      if (holder === this.#windowId || this.#windowId === null) this.#adopt(dto);
+      this.#place(dto, await this.#gateway.windows.placeTab(dto.root).catch(() => this.#windowId));
       this.resolved('project');
       void this.reloadRecent();
       return true;
@@ -565,12 +564,27 @@ export class Workspace {
     }
   }
 
+  /**
+   * The tab of `dto` goes in the window `holder` shows it in: here, or another window (focused
+   * by the backend), which a toast says, since the window manager may not raise it.
+   */
+  #place(dto: ProjectDTO, holder: string | null): void {
+    if (holder === this.#windowId || this.#windowId === null) {
+      this.#adopt(dto);
+      return;
+    }
+    this.toasts.bump(`elsewhere:${dto.root}`, () => ({
+      message: `${dto.name} is open in another window: that window was brought to the front`,
+      tone: 'info',
+      root: dto.root,
+    }));
+  }
+
   async create(root: string, name?: string): Promise<boolean> {
     if (this.#focusIfOpen(root)) return true;
     try {
       const dto = await this.#gateway.projects.create(root, name?.trim() || undefined);
-      const holder = await this.#gateway.windows.placeTab(dto.root).catch(() => this.#windowId);
-      if (holder === this.#windowId || this.#windowId === null) this.#adopt(dto);
+      this.#place(dto, await this.#gateway.windows.placeTab(dto.root).catch(() => this.#windowId));
       this.resolved('project');
       void this.reloadRecent();
       return true;

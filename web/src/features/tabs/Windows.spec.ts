@@ -43,6 +43,19 @@ describe('windows and tabs', () => {
     await waitFor(() => expect(h.gateway.callsOf('layout.edit')).toEqual([['/work/alpha', { kind: 'close', nodeId: 'n1', keep: true }]]));
   });
 
+  it('a project another window shows is not opened here: that window comes forward and a toast says so', async () => {
+    const h = harness({ projects: [project('/work/alpha')] });
+    h.gateway.backend.windows.push({ id: 'w2', tabs: ['/work/alpha'], activeRoot: null });
+    await boot(h);
+    expect(await h.workspace.open('/work/alpha')).toBe(true);
+    expect(h.workspace.tabs).toEqual([]);
+    expect(h.gateway.backend.windows[1].activeRoot).toBe('/work/alpha');
+    await h.workspace.open('/work/alpha'); // again: the same toast, counted
+    expect(h.workspace.toasts.list.map((t) => t.message)).toEqual([
+      'alpha is open in another window: that window was brought to the front',
+    ]);
+  });
+
   it('closes an idle shell cell without asking', async () => {
     const h = harness({ projects: [shellIn('s1')] });
     h.gateway.backend.seedSession({ sessionId: 's1', root: '/work/alpha', kind: 'shell' });
