@@ -82,7 +82,7 @@ def test_palette_lists_every_command_with_its_shortcut_and_runs_one(launch, tmp_
     page.keyboard.press("Escape")
     wait_for(lambda: palette.count() == 0, what="palette closed")
     assert cells(page).count() == 2
-    # "New agent…" opens the agents panel's form.
+    # "New agent…" opens the agents panel's form, the keyboard in its name.
     page.keyboard.press("Control+Shift+P")
     palette.wait_for()
     page.keyboard.type("new agent")
@@ -90,6 +90,8 @@ def test_palette_lists_every_command_with_its_shortcut_and_runs_one(launch, tmp_
     form = page.locator('[data-testid="agent-form"]')
     form.wait_for()
     assert "New agent" in form.inner_text()
+    wait_for(lambda: page.evaluate("document.activeElement?.id") == "agent-name",
+             what="the keyboard in the new agent's name")
 
 
 def test_the_palette_launches_an_agent_in_the_focused_cell_and_goes_back_to_it(

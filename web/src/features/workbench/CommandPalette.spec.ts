@@ -158,7 +158,10 @@ describe('agent entries', () => {
     await settle();
     expect(screen.queryByTestId('agent-form')).toBeNull();
     await fireEvent.keyDown(await openPalette('new agent'), { key: 'Enter' });
-    expect(await screen.findByTestId('agent-form')).toHaveTextContent('New agent');
+    const form = await screen.findByTestId('agent-form');
+    expect(form).toHaveTextContent('New agent');
+    await settle();
+    expect(form.querySelector('#agent-name')).toHaveFocus(); // not taken back by the closing palette
     expect(h.workbench.settings.ui.sidePanelCollapsed).toBe(false);
     expect(h.workbench.newAgentRequest).toBeNull(); // done: switching back to the tab opens nothing
 

@@ -109,6 +109,17 @@ describe('the keyboard goes back to the focused cell', () => {
     await focusInFocusedCell('s1');
   });
 
+  it('leaves the focus to the agents panel’s New agent form the palette opened', async () => {
+    await withShell();
+    await press('KeyP', { ctrlKey: true, shiftKey: true });
+    const input = await screen.findByTestId('palette-input');
+    await fireEvent.input(input, { target: { value: 'new agent' } });
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    const form = await screen.findByTestId('agent-form');
+    await settle();
+    expect(form.querySelector('#agent-name')).toHaveFocus();
+  });
+
   it('after Escape in Settings (Ctrl+,)', async () => {
     await withShell();
     await press('Comma', { ctrlKey: true });
