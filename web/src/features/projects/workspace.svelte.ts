@@ -481,7 +481,7 @@ export class Workspace {
       for (const problem of info.problems ?? []) this.#addNotice('problem', problem.file, problem.message, undefined, problem.recovery);
       this.#wizardMode = 'first-run';
       this.#showWizard = info.firstRun;
-      await Promise.all([this.reloadProfiles(), this.reloadRecent()]);
+      await this.reloadProfiles();
       const state = await this.#gateway.windows.state().catch(() => null);
       const mine = state?.windows.find((w) => w.id === state.windowId);
       if (state) {
@@ -491,6 +491,7 @@ export class Workspace {
       }
       // This window's saved tabs (and `--project` roots), their shells restored.
       for (const root of info.startupProjects ?? []) await this.#openSaved(root);
+      await this.reloadRecent(); // after those: opening them made them recent
       if (mine?.activeRoot && (this.tabFor(mine.activeRoot) || this.#missing.some((m) => m.root === mine.activeRoot))) {
         this.#show(this.tabFor(mine.activeRoot)?.root ?? mine.activeRoot);
       }
