@@ -92,6 +92,21 @@ def test_palette_lists_every_command_with_its_shortcut_and_runs_one(launch, tmp_
     assert "New agent" in form.inner_text()
     wait_for(lambda: page.evaluate("document.activeElement?.id") == "agent-name",
              what="the keyboard in the new agent's name")
+    page.keyboard.press("Escape")
+    wait_for(lambda: form.count() == 0, what="the form closed unsaved")
+
+    def from_palette(query: str) -> None:
+        page.keyboard.press("Control+Shift+P")
+        palette.wait_for()
+        page.keyboard.type(query)
+        page.keyboard.press("Enter")
+
+    from_palette("project permissions")
+    page.locator('[data-testid="permissions-machine"]').wait_for()
+    page.locator('[data-testid="permissions-close"]').click()
+    assert page.locator('[data-testid="tab-proj"]').count() == 1
+    from_palette("close project tab")
+    wait_for(lambda: page.locator('[data-testid="tab-proj"]').count() == 0, what="the tab closed")
 
 
 def test_the_palette_launches_an_agent_in_the_focused_cell_and_goes_back_to_it(
