@@ -56,7 +56,12 @@ from app.core.usecases.layout_recovery import ReloadLayouts, StartFreshLayouts
 from app.core.usecases.open_shell import OpenShell
 from app.core.usecases.permissions import AgentSandboxes
 from app.core.usecases.profiles import DetectProfiles, LoadProfiles, SaveProfiles
-from app.core.usecases.project_state import AGENTS_FILE, LAYOUTS_FILE, PERMISSIONS_FILE
+from app.core.usecases.project_state import (
+    AGENTS_FILE,
+    LAYOUTS_FILE,
+    PERMISSIONS_FILE,
+    PERSONA_FILES,
+)
 from app.core.usecases.projects import CreateProject, OpenProject
 from app.core.usecases.recent_projects import ListRecentProjects
 from app.core.usecases.settings import LoadSettings, MarkFirstRunDone, UpdateSettings
@@ -108,8 +113,8 @@ class Config:
 
 #: A per-project door built over the orchestrator and the credentials (endpoint, file protocol).
 DoorFactory = Callable[[OrchestratorService, Credentials], ProjectDoor]
-#: A watcher of each open project's files: `handlers[name](root)` when `.ideai/<name>` was
-#: edited outside IdeA.
+#: A watcher of each open project's files: `handlers[key](root)` when a file of `.ideai/` the
+#: pattern `key` matches was edited (`ProjectFilesWatcher`).
 WatcherFactory = Callable[[Mapping[str, Callable[[str], None]]], ProjectDoor]
 
 
@@ -257,7 +262,8 @@ def build(config: Config, adapters: Adapters | None = None) -> Container:
     if a.file_watcher is not None:
         doors.append(a.file_watcher({AGENTS_FILE: agents.reload,
                                      PERMISSIONS_FILE: permissions.recheck,
-                                     LAYOUTS_FILE: layouts.reload}))
+                                     LAYOUTS_FILE: layouts.reload,
+                                     PERSONA_FILES: agents.personas_changed}))
     # hot swap of profiles (issue 10 item 6)
     swaps = ProfileSwapService(projects, agents, a.terminals, output, headless, load_profiles,
                                SwapProfile(a.fs, a.resolver, config.shell))

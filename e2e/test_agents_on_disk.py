@@ -58,6 +58,23 @@ def test_a_broken_permissions_file_is_said_at_open_and_cleared_once_fixed(launch
     wait_for(lambda: item.count() == 0, what="the problem cleared once the file was fixed")
 
 
+def test_a_persona_broken_on_disk_is_said_in_the_banner_and_cleared_if_fixed(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Trial finding: a persona card said nothing of a broken front matter until it was read.
+    project = tmp_path / "proj"
+    page = launch(project=project).page
+    create_agent(page, "Alpha", "Shell", "You write code.")
+    persona = project / ".ideai" / "agents" / "alpha.md"
+    broken = "---\nipc:\n  sends_to: Beta\n---\nYou write code.\n"
+    persona.write_text(broken)
+    item = page.locator('[data-testid="banner-item"]').filter(has_text="alpha.md")
+    item.wait_for()
+    assert "ipc.sends_to: expected a list of names" in item.inner_text()
+    time.sleep(1.0)
+    assert persona.read_text() == broken, "IdeA wrote over the broken persona"
+    persona.write_text("---\nipc:\n  sends_to: [Beta]\n---\nYou write code.\n")
+    wait_for(lambda: item.count() == 0, what="the problem cleared once the persona was fixed")
+
+
 def test_a_persona_edited_on_disk_while_its_form_is_open_is_not_written_over(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # The agent form read the persona once; saving wrote the form's text over whatever an editor
     # or another agent had written to the .md since.

@@ -70,8 +70,8 @@ class AgentService:
     def reload(self, root: str) -> None:
         """`agents.json` of open project `root` changed on disk (the file watcher): read it
         again; windows hear `AgentsChanged` when the agents changed, and `ProblemRaised` /
-        `ProblemResolved` as the file becomes unreadable or readable again. No error when the
-        project is not open."""
+        `ProblemResolved` as the file (or a persona of the agents it now lists) becomes
+        unreadable or readable again. No error when the project is not open."""
         if self._reload is None or self._events is None:
             return
         handle = self._projects.find(root)
@@ -79,11 +79,30 @@ class AgentService:
             return
         with handle.lock:
             outcome = self._reload.execute(handle.state)
+            personas = self._reload.personas(handle.state)
             root = handle.state.root
             file = handle.state.path(AGENTS_FILE)
         announce(self._events, root, file, outcome)
+        for persona, persona_outcome in personas:
+            announce(self._events, root, persona, persona_outcome)
         if outcome.changed:
             self._events.publish(AgentsChanged(root))
+
+    def personas_changed(self, root: str) -> None:
+        """A persona of open project `root` was written (by IdeA or outside it; the file
+        watcher): windows hear `ProblemRaised` for a persona whose front matter IdeA cannot
+        read any more, `ProblemResolved` when it can again. No error when the project is not
+        open."""
+        if self._reload is None or self._events is None:
+            return
+        handle = self._projects.find(root)
+        if handle is None:
+            return
+        with handle.lock:
+            personas = self._reload.personas(handle.state)
+            root = handle.state.root
+        for persona, outcome in personas:
+            announce(self._events, root, persona, outcome)
 
     def delete(self, root: str, agent_id: str) -> None:
         """Remove an agent (it must be stopped). Errors of `DeleteAgent`."""

@@ -124,3 +124,34 @@ def test_each_watched_file_goes_to_its_own_handler(tmp_path: Path) -> None:
         assert agents.roots == []
     finally:
         watcher.close_all()
+
+
+def test_persona_edits_are_reported_by_pattern_even_in_a_folder_made_after_open(
+        tmp_path: Path) -> None:
+    """`agents/*.md` (PERSONA_FILES) is matched relative to `.ideai/`: a persona written in an
+    `agents/` folder created after the watch began is reported; deeper or other folders, and a
+    file of the same name elsewhere, are not."""
+    ideai = tmp_path / ".ideai"
+    ideai.mkdir()
+    personas, agents = Reports(), Reports()
+    watcher = ProjectFilesWatcher({"agents/*.md": personas.changed, "agents.json": agents.changed})
+    try:
+        watcher.open(str(tmp_path))
+        time.sleep(DEBOUNCE_S)
+        (ideai / "agents").mkdir()
+        time.sleep(DEBOUNCE_S)  # watchdog adds the new folder's watch
+        (ideai / "agents" / "alpha.md").write_text("---\nipc: [\n---\n# Alpha\n")
+        assert personas.wait_for(1) == [str(tmp_path)]
+        time.sleep(DEBOUNCE_S * 3)
+        assert personas.roots == [str(tmp_path)]
+
+        (ideai / "agents" / "deeper").mkdir()
+        (ideai / "agents" / "deeper" / "beta.md").write_text("# no")
+        (ideai / "memory").mkdir()
+        (ideai / "memory" / "note.md").write_text("# no")
+        (ideai / "run").mkdir()
+        (ideai / "run" / "agents.json").write_text("{}")
+        time.sleep(DEBOUNCE_S * 4)
+        assert personas.roots == [str(tmp_path)] and agents.roots == []
+    finally:
+        watcher.close_all()

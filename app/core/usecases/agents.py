@@ -15,6 +15,7 @@ from app.core.usecases.project_files import (
     FileReload,
     persona_path,
     reload_agents,
+    reload_personas,
     require_manifest,
     save_manifest,
 )
@@ -152,3 +153,8 @@ class ReloadAgents:
         """What changed in `project` (updated in place); writes nothing, raises nothing: an
         unreadable file becomes its problem."""
         return reload_agents(self._fs, project)
+
+    def personas(self, project: ProjectState) -> list[tuple[str, FileReload]]:
+        """Read the agents' personas again (`reload_personas`): `(persona file, what changed)`
+        for each whose problems changed; writes nothing, raises nothing."""
+        return reload_personas(self._fs, project)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from app.core.domain.access import matrix_of
 from app.core.domain.agents import AgentEntry, AgentManifest, validate_manifest
 from app.core.domain.documents import Document, dump_document, parse_document
 from app.core.domain.layout import LayoutDoc, default_layout_doc
@@ -80,7 +81,8 @@ def load_project(fs: FileSystem, root: str, new_id: Callable[[], str]) -> Projec
     `permissions.json` → a problem (launches refuse it then); a corrupt
     `layouts.json` → a fresh default doc kept in memory (`layouts_broken`) + a problem offering
     `START_FRESH`. An agent whose persona path leaves `.ideai/` is reported too (the agent stays
-    listed; launching it is refused).
+    listed; launching it is refused), and a persona whose front matter IdeA cannot read
+    (`persona_problems`).
     """
     root = clean_root(root)
     problems: list[Problem] = []
@@ -95,6 +97,7 @@ def load_project(fs: FileSystem, root: str, new_id: Callable[[], str]) -> Projec
         manifest = AgentManifest()
     if manifest is not None:
         problems += _escaping_personas(ideai_path(root, AGENTS_FILE), manifest)
+        problems += persona_problems(fs, root, manifest)
     if layouts is None:
         layouts = default_layout_doc(new_id)
     name = meta.name if meta is not None and meta.name else root_basename(root)
@@ -202,6 +205,56 @@ def _replace_problems(state: ProjectState, file: str, problems: list[Problem], *
                       resolved=bool(before) and not problems)
 
 
+#: The files of `.ideai/` a problem can be about besides the personas.
+_PROJECT_FILES = (PROJECT_FILE, AGENTS_FILE, LAYOUTS_FILE, PERMISSIONS_FILE)
+
+
+def persona_problems(fs: FileSystem, root: str, manifest: AgentManifest) -> list[Problem]:
+    """One problem per persona of `manifest` whose front matter IdeA cannot read (not YAML, a
+    malformed or misspelt `ipc` key: `access.matrix_of`), or which is not text; the problem
+    names the persona file (SPEC §3, `agents/<slug>.md`) and says what is wrong in it. A
+    missing persona, or one whose path leaves `.ideai/` (`agents.json`'s problem), is none."""
+    out: list[Problem] = []
+    seen: set[str] = set()
+    for entry in manifest.agents:
+        if _escapes(entry.md_path):
+            continue
+        file = _persona_file(root, entry)
+        if file in seen:
+            continue
+        seen.add(file)
+        try:
+            matrix_of(fs.read_text(file) or "")
+        except AppError as exc:
+            if exc.code not in (CORRUPT_FILE, INVALID):
+                raise
+            out.append(Problem(file, exc.message.removeprefix(f"{file}: ")))
+    return out
+
+
+def reload_personas(fs: FileSystem, state: ProjectState) -> list[tuple[str, FileReload]]:
+    """Read the personas of `state`'s agents again (one was edited, by IdeA or outside it, or
+    the agents changed): each persona file's problems in `state` become what reading it finds
+    now; a file with problems that is no persona any more loses them. Returns `(file, what
+    changed)` for each file whose problems changed; writes nothing."""
+    found: dict[str, list[Problem]] = {}
+    if state.manifest is not None:
+        for problem in persona_problems(fs, state.root, state.manifest):
+            found.setdefault(problem.file, []).append(problem)
+    others = {state.path(name) for name in _PROJECT_FILES}
+    files = dict.fromkeys([p.file for p in state.problems if p.file not in others] + list(found))
+    out = []
+    for file in files:
+        outcome = _replace_problems(state, file, found.get(file, []))
+        if outcome.changed:
+            out.append((file, outcome))
+    return out
+
+
+def _persona_file(root: str, entry: AgentEntry) -> str:
+    return ideai_path(root, *posixpath.normpath(entry.md_path.replace("\\", "/")).split("/"))
+
+
 def _escaping_personas(file: str, manifest: AgentManifest) -> list[Problem]:
     """One problem per agent whose `mdPath` would leave `.ideai/`."""
     out = []
@@ -282,5 +335,4 @@ def persona_path(state: ProjectState, entry: AgentEntry) -> str:
     """
     if _escapes(entry.md_path):
         raise AppError(INVALID, f"persona path escapes .ideai/: {entry.md_path}")
-    rel = posixpath.normpath(entry.md_path.replace("\\", "/"))
-    return state.path(*rel.split("/"))
+    return _persona_file(state.root, entry)

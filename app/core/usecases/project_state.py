@@ -21,6 +21,9 @@ AGENTS_FILE = "agents.json"
 LAYOUTS_FILE = "layouts.json"
 PERMISSIONS_FILE = "permissions.json"
 CONTEXT_FILE = "CONTEXT.md"
+#: Where IdeA writes personas (`agents/<slug>.md`, `unique_md_path`), as a pattern of paths in
+#: `.ideai/` (gitignore's wildcards): what the file watcher reports edits of.
+PERSONA_FILES = "agents/*.md"
 
 
 def ideai_path(root: str, *parts: str) -> str:

@@ -77,3 +77,51 @@ def test_a_broken_permissions_file_is_reported_at_open_and_resolved_once_fixed()
     w.fs.files[permissions] = "nope"
     w.s.permissions.recheck(ROOT)
     assert w.timeline.of(ProblemRaised)[-1].file == permissions
+
+
+def test_a_persona_whose_front_matter_breaks_is_reported_and_resolved_once_fixed() -> None:
+    # Seen in a trial: a persona card said nothing of a broken front matter until it was read.
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    alpha = w.s.agents.create(ROOT, "Alpha", "# Alpha", "shell")
+    persona = f"{ROOT}/.ideai/{alpha.entry.md_path}"
+    w.s.agents.personas_changed(ROOT)  # IdeA's own write: nothing to say
+    assert w.timeline.of(ProblemRaised) == []
+
+    w.fs.files[persona] = "---\nipc:\n  sends_to: Beta\n---\n# Alpha\n"
+    w.s.agents.personas_changed(ROOT)
+    [problem] = w.timeline.of(ProblemRaised)
+    assert (problem.file, problem.root) == (persona, ROOT)
+    assert problem.message == "ipc.sends_to: expected a list of names"
+    w.s.agents.personas_changed(ROOT)  # the same problem is not said twice
+    assert len(w.timeline.of(ProblemRaised)) == 1
+    assert [p.file for p in w.s.projects.view(ROOT).problems] == [persona]
+
+    w.fs.files[persona] = "---\nipc:\n  sends_to: [Beta]\n---\n# Alpha\n"
+    w.s.agents.personas_changed(ROOT)
+    assert w.timeline.of(ProblemResolved) == [ProblemResolved(persona, ROOT)]
+    assert w.s.projects.view(ROOT).problems == ()
+
+
+def test_personas_are_checked_at_open_and_when_agents_json_changes() -> None:
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    alpha = w.s.agents.create(ROOT, "Alpha", "# Alpha", "shell")
+    persona = f"{ROOT}/.ideai/{alpha.entry.md_path}"
+    w.fs.files[persona] = "---\nipc: [oops\n---\n# Alpha\n"
+    w.s.projects.close(ROOT)
+    w.s.open_projects.remove(ROOT)
+    view = w.s.projects.open(ROOT)
+    [problem] = view.problems
+    assert problem.file == persona and problem.message.startswith("front matter: not YAML at line 2")
+
+    beta = f"{ROOT}/.ideai/agents/beta.md"
+    w.fs.files[beta] = "---\nipc:\n  recieves_from: [Alpha]\n---\n"
+    doc = json.loads(w.fs.files[FILE])
+    doc["agents"] = [entry("b0b0b0b0-0000-4000-8000-000000000002", "Beta")]  # Alpha removed
+    w.fs.files[FILE] = json.dumps(doc)
+    w.s.agents.reload(ROOT)
+    assert w.timeline.of(ProblemResolved) == [ProblemResolved(persona, ROOT)]  # no persona now
+    [raised] = [p for p in w.timeline.of(ProblemRaised) if p.file == beta]
+    assert "did you mean receives_from?" in raised.message
+    assert [p.file for p in w.s.projects.view(ROOT).problems] == [beta]
