@@ -472,10 +472,12 @@ export class ProjectTab {
 
   /**
    * "Detach from cell": the cell becomes empty. The backend detaches (never kills) whatever ran
-   * there; the session can be shown again in an empty cell.
+   * there; the session can be shown again in an empty cell. The keyboard goes back to the
+   * focused cell (the menu item that ran went away with the menu).
    */
   async detachCell(nodeId: string): Promise<void> {
     await this.editLayout({ kind: 'assign', nodeId });
+    this.returnFocus();
   }
 
   /** "Kill process": ends the session; the backend then pushes `sessionExited`. */

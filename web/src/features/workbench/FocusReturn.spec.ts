@@ -158,4 +158,56 @@ describe('the keyboard goes back to the focused cell', () => {
     await waitFor(() => expect(h.workspace.activeRoot).toBe('/q'));
     await focusInFocusedCell('s2');
   });
+
+  it('after the layout bar’s Balance, a preset and Duplicate (its menu item went away with the menu)', async () => {
+    await withShell();
+    const bar = () => screen.getByTestId('layout-bar');
+    const run = async (item: string) => {
+      await fireEvent.click(within(bar()).getByTestId('layout-menu'));
+      await fireEvent.click(within(bar()).getByTestId(item));
+      await waitFor(() => expect(within(bar()).queryByTestId(item)).not.toBeInTheDocument());
+    };
+    for (const item of ['layout-balance', 'preset-2x2']) {
+      await run(item);
+      await focusInFocusedCell('s1');
+    }
+    await run('layout-duplicate'); // the copy shows its cells empty: the first one's first action
+    await waitFor(() => expect(within(bar()).getAllByTestId('layout-tab')).toHaveLength(2));
+    const first = () => screen.getAllByTestId('cell')[0];
+    await waitFor(() => expect(within(first()).getByTestId('open-shell')).toHaveFocus());
+    expect(first()).toHaveClass('focused');
+  });
+
+  it('after a layout is created, switched to, renamed, or its dialog cancelled', async () => {
+    await withShell();
+    const bar = () => screen.getByTestId('layout-bar');
+    await fireEvent.click(within(bar()).getByTestId('layout-new'));
+    const dialog = await screen.findByTestId('layout-name-dialog');
+    await fireEvent.submit(dialog.querySelector('form')!);
+    await waitFor(() => expect(within(bar()).getAllByTestId('layout-tab')).toHaveLength(2));
+    // the new layout's one cell is empty: its first action has the keyboard
+    await waitFor(() => expect(within(screen.getByTestId('cell')).getByTestId('open-shell')).toHaveFocus());
+
+    await fireEvent.click(within(bar()).getAllByTestId('layout-tab')[0]);
+    await focusInFocusedCell('s1');
+
+    await fireEvent.click(within(bar()).getByTestId('layout-new'));
+    await fireEvent.keyDown(await screen.findByTestId('layout-name-dialog'), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('layout-name-dialog')).not.toBeInTheDocument());
+    await focusInFocusedCell('s1');
+
+    await fireEvent.click(within(bar()).getByTestId('layout-menu'));
+    await fireEvent.click(within(bar()).getByTestId('layout-rename'));
+    await fireEvent.submit((await screen.findByTestId('layout-name-dialog')).querySelector('form')!);
+    await waitFor(() => expect(screen.queryByTestId('layout-name-dialog')).not.toBeInTheDocument());
+    await focusInFocusedCell('s1');
+  });
+
+  it('after Detach from cell: the emptied cell’s first action', async () => {
+    await withShell();
+    const cell = screen.getByTestId('cell');
+    await fireEvent.click(within(cell).getByTestId('cell-menu'));
+    await fireEvent.click(within(cell).getByTestId('clear-cell'));
+    await waitFor(() => expect(within(screen.getByTestId('cell')).getByTestId('open-shell')).toHaveFocus());
+  });
 });
