@@ -35,7 +35,7 @@ from e2e.ui import cells, open_shell, type_in  # noqa: E402
 PROMPT = "PROMPT-OK> "
 
 
-def stats(values: list[float]) -> dict[str, float]:
+def stats(values: list[float]) -> dict[str, Any]:
     if not values:
         return {}
     return {"n": len(values), "p50Ms": statistics.median(values), "p99Ms": pct(values, 99),

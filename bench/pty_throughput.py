@@ -36,19 +36,31 @@ from bench.reference_page import run_reference  # noqa: E402
 ALPHABET = "".join(chr(c) for c in range(32, 127)) * 3
 
 
-def make_payload(path: Path, mb: float, nonce: str) -> int:
-    """Printable lines of varied length (20–119 chars + number), then a final marker line."""
+def payload_text(mb: float, nonce: str) -> str:
+    """Printable lines of varied length (20–119 chars + number), then a final marker line
+    (``END-OF-PAYLOAD-<nonce>``): about ``mb`` × 10^6 characters, ASCII."""
     target, size, i = int(mb * 1_000_000), 0, 0
-    with open(path, "w", encoding="ascii", newline="\n") as f:
-        while size < target:
-            lines: list[str] = []
-            while size < target and len(lines) < 10_000:
-                width, start = 20 + (i * 37) % 100, (i * 13) % 95
-                lines.append(line := f"{i:07d} {ALPHABET[start:start + width]}\n")
-                size, i = size + len(line), i + 1
-            f.write("".join(lines))
-        f.write(f"END-OF-PAYLOAD-{nonce}\n")
+    lines: list[str] = []
+    while size < target:
+        width, start = 20 + (i * 37) % 100, (i * 13) % 95
+        lines.append(line := f"{i:07d} {ALPHABET[start:start + width]}\n")
+        size, i = size + len(line), i + 1
+    lines.append(f"END-OF-PAYLOAD-{nonce}\n")
+    return "".join(lines)
+
+
+def make_payload(path: Path, mb: float, nonce: str) -> int:
+    """``payload_text`` written to ``path``; returns its size (bytes)."""
+    path.write_text(payload_text(mb, nonce), encoding="ascii", newline="\n")
     return path.stat().st_size
+
+
+def wire_payload(mb: float, nonce: str = "reference") -> tuple[bytes, int]:
+    """``payload_text`` as the PTY emits it (onlcr: ``\\r\\n``), for the reference pages, and
+    the size IdeA's throughput counts for it (the file's, without the ``\\r``; bytes): every
+    MB/s of a sitting is then of the same lines over the same count."""
+    text = payload_text(mb, nonce)
+    return text.replace("\n", "\r\n").encode("ascii"), len(text)
 
 
 def pct(values: list[float], p: float) -> float:

@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from bench.pty_throughput import wire_payload  # noqa: E402
 from bench.reference_page import ReferenceServer, run_reference  # noqa: E402
 from e2e.cdp_proxy import CdpProxy  # noqa: E402
 from e2e.harness import Xvfb, free_port  # noqa: E402
@@ -31,9 +32,13 @@ WINDOW = "import sys, webview; webview.create_window('ref', sys.argv[1], width=1
          "webview.start(gui='qt')"
 
 
-def payload(mb: float) -> bytes:
-    line = b"".join(bytes([33 + (i % 90)]) for i in range(120)) + b"\r\n"
-    return line * int(mb * 1_000_000 / len(line))
+def payload(mb: float) -> tuple[bytes, int]:
+    """The bytes the reference pages get and the size their MB/s counts: IdeA's `cat` payload
+    (`pty_throughput.wire_payload`). Until 2026-12-05 this was uniform 120-character lines,
+    which the bare Qt window rendered ~1.4× faster than IdeA's varied ones (fewer line feeds
+    per byte; docs/benchmarks.md, sitting 17): the bare-Qt ratios of sittings 1–17 compared
+    different payloads."""
+    return wire_payload(mb)
 
 
 def qt_flood(pw, data: bytes, cols: int, rows: int, display: str,  # type: ignore[no-untyped-def]
@@ -92,7 +97,7 @@ def main() -> int:
     parser.add_argument("--software", action="store_true",
                         help="Qt Quick software backend in the Qt window (as IdeA without a GPU)")
     args = parser.parse_args()
-    data = payload(args.mb)
+    data, size = payload(args.mb)
     cols, rows = 142, 22
     xvfb = Xvfb()
     display = xvfb.start()
@@ -102,7 +107,7 @@ def main() -> int:
             qt = qt_flood(pw, data, cols, rows, display, args.software)
     finally:
         xvfb.stop()
-    mb = len(data) / 1e6
+    mb = size / 1e6
     print(f"payload {mb:.1f} MB, {cols}x{rows}, DOM renderer")
     print(f"headless Chromium : {mb / headless['parsedS']:.1f} MB/s")
     print(f"bare Qt WebEngine : {mb / qt['parsedS']:.1f} MB/s (pywebview window on Xvfb)")

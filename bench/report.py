@@ -61,7 +61,7 @@ def machine() -> dict[str, Any]:
 
 
 def qt_reference(mb: float, software: bool) -> float:
-    data = qt_payload(mb)
+    data, size = qt_payload(mb)
     xvfb = Xvfb()
     display = xvfb.start()
     try:
@@ -69,19 +69,19 @@ def qt_reference(mb: float, software: bool) -> float:
             result = qt_flood(pw, data, 142, 22, display, software)
     finally:
         xvfb.stop()
-    return len(data) / 1e6 / float(result["parsedS"])
+    return size / 1e6 / float(result["parsedS"])
 
 
 def renderers(mb: float) -> dict[str, Any]:
     """The reference page in headless Chromium: DOM renderer vs WebGL under SwiftShader."""
-    data = qt_payload(mb)
+    data, size = qt_payload(mb)
     out: dict[str, Any] = {}
     with sync_playwright() as pw:
         for name, webgl in (("dom", False), ("webgl", True)):
             r = run_reference(pw, data, 142, 22, webgl, 0,
                               extra_args=["--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
                               if webgl else None)
-            out[name] = {"renderer": r["renderer"], "mbPerS": len(data) / 1e6 / r["parsedS"],
+            out[name] = {"renderer": r["renderer"], "mbPerS": size / 1e6 / r["parsedS"],
                          "frames": r["frames"], "maxFrameGapMs": r["maxFrameGapMs"]}
     return out
 

@@ -189,6 +189,20 @@ def test_find_in_scrollback_counts_and_closes_back_to_the_terminal(launch, tmp_p
     wait_for(lambda: menu.count() == 0, what="menu closed by Escape")
 
 
+def test_the_layout_bar_gives_the_keyboard_back_to_the_terminal(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # Its menu items went away with the menu and left the keyboard on <body>.
+    page = launch(project=tmp_path / "proj").page
+    cell = cells(page).first
+    session = open_shell(page, cell)
+    bar = page.locator('[data-testid="layout-bar"]')
+    for n, item in enumerate(["layout-balance", "preset-1+2"]):
+        bar.locator('[data-testid="layout-menu"]').click()
+        bar.locator(f'[data-testid="{item}"]').click()
+        wait_for(lambda i=item: bar.locator(f'[data-testid="{i}"]').count() == 0, what="menu closed")
+        page.keyboard.type(f"echo bar-$(({n}+40))\n")
+        wait_terminal(page, session, f"bar-{n + 40}")
+
+
 def test_corrupt_layouts_opens_fresh_and_keeps_the_broken_file_as_bak(launch, tmp_path: Path) -> None:
     project = tmp_path / "proj"
     data = tmp_path / "data"
