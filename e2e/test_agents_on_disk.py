@@ -69,10 +69,15 @@ def test_a_persona_broken_on_disk_is_said_in_the_banner_and_cleared_if_fixed(lau
     item = page.locator('[data-testid="banner-item"]').filter(has_text="alpha.md")
     item.wait_for()
     assert "ipc.sends_to: expected a list of names" in item.inner_text()
+    card = page.locator('[data-testid="agent-item"]:has-text("Alpha")')
+    card.locator('[data-testid="agent-ipc-error"]').wait_for()  # the card says so too
     time.sleep(1.0)
     assert persona.read_text() == broken, "IdeA wrote over the broken persona"
     persona.write_text("---\nipc:\n  sends_to: [Beta]\n---\nYou write code.\n")
     wait_for(lambda: item.count() == 0, what="the problem cleared once the persona was fixed")
+    summary = card.locator('[data-testid="agent-ipc"]')
+    summary.wait_for()
+    assert "to: Beta" in summary.inner_text()
 
 
 def test_a_persona_edited_on_disk_while_its_form_is_open_is_not_written_over(launch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -45,6 +45,22 @@ describe('the access matrix on the cards', () => {
   });
 });
 
+describe('the access matrix on the cards, as its persona is edited on disk', () => {
+  it('says it is unreadable once the backend reports its persona, and shows it again once fixed', async () => {
+    const h = await panel({ a2: { receivesFrom: ['human'], sendsTo: ['Alpha'] } });
+    expect(within(card('a2')).getByTestId('agent-ipc')).toHaveTextContent('from: human · to: Alpha');
+    const file = '/p/.ideai/agents/beta.md';
+    h.gateway.failNext('agents.ipc', new GatewayError('INVALID', `${file}: ipc.sends_to: expected a list of names`));
+    h.workspace.handlePush({ events: [{ type: 'problem', root: '/p', file, message: 'ipc.sends_to: expected a list of names' }] });
+    const warning = await within(card('a2')).findByTestId('agent-ipc-error');
+    expect(warning.getAttribute('title')).toContain('ipc.sends_to: expected a list of names');
+    expect(within(card('a1')).queryByTestId('agent-ipc-error')).not.toBeInTheDocument(); // another persona: not re-read
+
+    h.workspace.handlePush({ events: [{ type: 'problemResolved', root: '/p', file }] });
+    await waitFor(() => expect(within(card('a2')).getByTestId('agent-ipc')).toHaveTextContent('from: human · to: Alpha'));
+  });
+});
+
 describe('the access matrix editor', () => {
   it('starts "Unrestricted" for an agent without a matrix, and declares the fields unticked from "any"', async () => {
     const h = await panel();

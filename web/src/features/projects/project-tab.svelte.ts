@@ -228,6 +228,17 @@ export class ProjectTab {
     }
   }
 
+  /**
+   * The backend found a problem with `file` (absolute), or that it is gone: when the file is an
+   * agent's persona (written on disk or by IdeA), its card's matrix is read again, so the card
+   * says "access matrix unreadable" (or its summary again) without waiting for a reopen.
+   */
+  fileProblemChanged(file: string): void {
+    const path = file.replace(/\\/g, '/');
+    const agent = this.#agents.find((a) => this.#ipcAsked[a.agentId] && path.endsWith(`/.ideai/${a.mdPath.replace(/\\/g, '/').replace(/^\.\//, '')}`));
+    if (agent) this.loadIpc(agent.agentId).catch(() => undefined);
+  }
+
   /** Reads the agent's matrix (`agents.ipc`) and keeps it; rejects like the gateway (kept as unreadable). */
   async loadIpc(agentId: string): Promise<IpcMatrix | null> {
     this.#ipcAsked[agentId] = true;

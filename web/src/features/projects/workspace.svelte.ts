@@ -700,6 +700,7 @@ export class Workspace {
         const tab = this.tabFor(event.root);
         if (event.root && !tab) continue;
         this.#addNotice('problem', event.file, event.message, tab?.root, event.recovery);
+        tab?.fileProblemChanged(event.file);
         continue;
       }
       if (event.type === 'problemResolved') {
@@ -715,6 +716,7 @@ export class Workspace {
           });
         }
         this.#notices = this.#notices.filter((n) => !gone(n));
+        this.tabFor(event.root)?.fileProblemChanged(event.file);
         continue;
       }
       if (event.type === 'workspaceChanged') {
