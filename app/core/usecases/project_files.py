@@ -205,10 +205,6 @@ def _replace_problems(state: ProjectState, file: str, problems: list[Problem], *
                       resolved=bool(before) and not problems)
 
 
-#: The files of `.ideai/` a problem can be about besides the personas.
-_PROJECT_FILES = (PROJECT_FILE, AGENTS_FILE, LAYOUTS_FILE, PERMISSIONS_FILE)
-
-
 def persona_problems(fs: FileSystem, root: str, manifest: AgentManifest) -> list[Problem]:
     """One problem per persona of `manifest` whose front matter IdeA cannot read (not YAML, a
     malformed or misspelt `ipc` key: `access.matrix_of`), or which is not text; the problem
@@ -238,11 +234,16 @@ def reload_personas(fs: FileSystem, state: ProjectState) -> list[tuple[str, File
     now; a file with problems that is no persona any more loses them. Returns `(file, what
     changed)` for each file whose problems changed; writes nothing."""
     found: dict[str, list[Problem]] = {}
+    personas: list[str] = []
     if state.manifest is not None:
+        personas = [_persona_file(state.root, e) for e in state.manifest.agents
+                    if not _escapes(e.md_path)]
         for problem in persona_problems(fs, state.root, state.manifest):
             found.setdefault(problem.file, []).append(problem)
-    others = {state.path(name) for name in _PROJECT_FILES}
-    files = dict.fromkeys([p.file for p in state.problems if p.file not in others] + list(found))
+    # A persona of an agent since removed is known by its name (`unique_md_path`): problems
+    # about other files (the project's JSON files, `.ideai/` itself) are not this function's.
+    gone = [p.file for p in state.problems if p.file.endswith(".md")]
+    files = dict.fromkeys(gone + personas)
     out = []
     for file in files:
         outcome = _replace_problems(state, file, found.get(file, []))

@@ -10,6 +10,7 @@ import pytest
 
 from app.core.errors import AppError
 from app.core.events import AgentsChanged, ProblemRaised, ProblemResolved
+from app.core.usecases.project_state import Problem
 from tests.unit.services.world import ROOT, world
 
 FILE = f"{ROOT}/.ideai/agents.json"
@@ -125,3 +126,16 @@ def test_personas_are_checked_at_open_and_when_agents_json_changes() -> None:
     [raised] = [p for p in w.timeline.of(ProblemRaised) if p.file == beta]
     assert "did you mean receives_from?" in raised.message
     assert [p.file for p in w.s.projects.view(ROOT).problems] == [beta]
+
+
+def test_reading_the_personas_again_leaves_other_problems_alone() -> None:
+    w = world()
+    w.s.projects.create(ROOT, "Demo")
+    w.s.agents.create(ROOT, "Alpha", "# Alpha", "shell")
+    state = w.s.open_projects.find(ROOT).state  # type: ignore[union-attr]
+    other = Problem(f"{ROOT}/.ideai", "delegation is off: the endpoint could not start")
+    state.problems.append(other)
+    w.s.agents.personas_changed(ROOT)
+    w.s.agents.reload(ROOT)
+    assert w.timeline.of(ProblemResolved) == []
+    assert list(w.s.projects.view(ROOT).problems) == [other]
