@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -56,6 +57,44 @@ def start_once(playwright, display: str, command: list[str]) -> float:  # type: 
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+#: The app from this checkout (the `./idea` launcher without its bootstrap).
+SOURCE = [sys.executable, "-m", "app"]
+
+
+def start_ups(playwright, command: list[str], runs: int) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """Seconds from spawning `command` to an interactive window, `runs` times cold (the page
+    cache dropped first; root only, else none) then `runs` times warm, under one Xvfb:
+    `{"cold_s": [...], "cold_median_s": s | None, "warm_s": [...], "warm_median_s": s}`."""
+    xvfb = Xvfb()
+    display = xvfb.start()
+    try:
+        cold = []
+        for _ in range(runs):
+            if not drop_caches():
+                break
+            cold.append(start_once(playwright, display, command))
+        warm = [start_once(playwright, display, command) for _ in range(runs)]
+    finally:
+        xvfb.stop()
+    return {"cold_s": [round(x, 2) for x in cold],
+            "cold_median_s": round(statistics.median(cold), 2) if cold else None,
+            "warm_s": [round(x, 2) for x in warm],
+            "warm_median_s": round(statistics.median(warm), 2)}
+
+
+def build(out: Path) -> Path:
+    """`build/linux/build.sh` into `out` (the venv's PyInstaller, no bootstrap; ~30 s on 2
+    cores); returns `out/IdeA.AppDir/AppRun`. Raises RuntimeError with the build's tail."""
+    env = dict(os.environ, IDEA_BUILD_OUT=str(out), IDEA_BUILD_NO_BOOTSTRAP="1")
+    env.pop("APPIMAGETOOL", None)
+    done = subprocess.run([str(REPO / "build" / "linux" / "build.sh")], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=900)
+    apprun = out / "IdeA.AppDir" / "AppRun"
+    if not apprun.is_file():
+        raise RuntimeError(f"build failed ({done.returncode}): {done.stderr[-2000:]}")
+    return apprun
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(REPO / "build" / "out"))
@@ -73,26 +112,10 @@ def main() -> int:
     images = sorted(out.glob("IdeA-*.AppImage"))
     if images:
         result["appimage_mb"] = round(images[0].stat().st_size / 1e6, 1)
-    commands = {"frozen (AppRun)": [str(apprun)], "source (python -m app)": [sys.executable, "-m", "app"]}
-    xvfb = Xvfb()
-    display = xvfb.start()
-    try:
-        with sync_playwright() as pw:
-            for name, command in commands.items():
-                cold = []
-                for _ in range(args.runs):
-                    if not drop_caches():
-                        break
-                    cold.append(start_once(pw, display, command))
-                warm = [start_once(pw, display, command) for _ in range(args.runs)]
-                result[name] = {
-                    "cold_s": [round(x, 2) for x in cold],
-                    "cold_median_s": round(statistics.median(cold), 2) if cold else None,
-                    "warm_s": [round(x, 2) for x in warm],
-                    "warm_median_s": round(statistics.median(warm), 2),
-                }
-    finally:
-        xvfb.stop()
+    commands = {"frozen (AppRun)": [str(apprun)], "source (python -m app)": SOURCE}
+    with sync_playwright() as pw:
+        for name, command in commands.items():
+            result[name] = start_ups(pw, command, args.runs)
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:

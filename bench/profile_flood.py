@@ -8,7 +8,8 @@ self time per function (top ``--top``) and per category: idle, xterm.js parsing/
 push receiver, the bridge (``pywebview``/QWebChannel), GC. With ``--py-spy``, writes
 ``<out>.pyspy.txt`` (collapsed stacks of all app threads, idle included) and prints the most
 sampled leaf frames per thread. Figures only: nothing is asserted. Needs ``py-spy`` for that
-option (``.venv/bin/pip install py-spy``) and permission to attach to the app's pid.
+option (``.venv/bin/pip install py-spy``) and permission to attach to the app's pid; with it
+installed, the per-thread CPU table also names the app's Python threads (PTY readers, pump).
 """
 
 from __future__ import annotations
@@ -48,8 +49,23 @@ def self_times(profile: dict[str, Any]) -> dict[tuple[str, str], float]:
     return out
 
 
-def thread_cpu(root: int) -> dict[str, float]:
-    """CPU seconds (user + system) per ``process/thread`` name of ``root`` and its descendants."""
+def python_thread_names(pid: int) -> dict[int, str]:
+    """Native thread id → Python thread name of ``pid`` (``py-spy dump``; empty without py-spy).
+    The kernel names every Python thread ``python``: this tells the PTY readers, the push pump
+    and Qt's GUI thread (``MainThread``) apart."""
+    exe = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    try:
+        dump = subprocess.run([exe, "dump", "--pid", str(pid)], capture_output=True, text=True,
+                              timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    return {int(tid): name for tid, name in re.findall(r'Thread (\d+) \(\w+\): "([^"]+)"', dump)}
+
+
+def thread_cpu(root: int, names: dict[int, str] | None = None) -> dict[str, float]:
+    """CPU seconds (user + system) per ``process/thread`` name of ``root`` and its descendants;
+    a thread in ``names`` (native id → Python name) is reported as ``process/py:name`` (digits
+    and hex ids dropped, so the PTY readers of several sessions add up)."""
     pids, todo = [], [root]
     while todo:
         pid = todo.pop()
@@ -67,6 +83,8 @@ def thread_cpu(root: int) -> dict[str, float]:
             for task in Path(f"/proc/{pid}/task").glob("*"):
                 stat = (task / "stat").read_text()
                 name = stat[stat.index("(") + 1:stat.rindex(")")]
+                if names and int(task.name) in names:
+                    name = "py:" + re.sub(r"[-_]?[0-9a-f]{4,}$|-\d+$", "", names[int(task.name)])
                 fields = stat[stat.rindex(")") + 2:].split()
                 out[f"{proc}[{pid}]/{name}"] += (int(fields[11]) + int(fields[12])) / tick
         except OSError:
@@ -122,13 +140,14 @@ def main() -> int:
                 time.sleep(1.0)
             cdp.send("Profiler.start")
             assert app.proc is not None
-            cpu_before = thread_cpu(app.proc.pid)
+            names = python_thread_names(app.proc.pid)
+            cpu_before = thread_cpu(app.proc.pid, names)
             t = time.perf_counter()
             page.keyboard.press("Enter")
             page.wait_for_function("window.__profileDone === true", polling=250,
                                    timeout=(60 + args.mb * 20) * 1000)
             wall = time.perf_counter() - t
-            cpu_after = thread_cpu(app.proc.pid)
+            cpu_after = thread_cpu(app.proc.pid, names)
             profile = cdp.send("Profiler.stop")["profile"]
             if spy is not None:
                 spy.send_signal(2)  # SIGINT: py-spy writes what it has
@@ -142,11 +161,13 @@ def main() -> int:
     print(f"flood of {args.mb} MB: {wall:.2f} s wall, {args.mb / wall:.1f} MB/s; page profile {total:.0f} ms")
     for (name, where), ms in sorted(times.items(), key=lambda kv: -kv[1])[:args.top]:
         print(f"{ms:9.1f} ms {100 * ms / total:5.1f}%  {name}  {where}")
-    print(f"\nCPU per thread during the flood (% of {wall:.2f} s wall, 100% = one core):")
+    print(f"\nCPU per thread during the flood (% of {wall:.2f} s wall, 100% = one core; ms of CPU "
+          "per MB, comparable across runs of different speed; py: names need py-spy):")
     used = {k: v - cpu_before.get(k, 0.0) for k, v in cpu_after.items()}
     for name, sec in sorted(used.items(), key=lambda kv: -kv[1])[:args.top]:
         if sec > 0:
-            print(f"  {100 * sec / wall:5.1f}%  {name}")
+            print(f"  {100 * sec / wall:5.1f}%  {1000 * sec / args.mb:6.1f} ms/MB  {name}")
+    print(f"  all: {1000 * sum(used.values()) / args.mb:.0f} ms of CPU per MB")
     if spy is not None:
         by_thread: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
         for line in Path(f"{args.out}.pyspy.txt").read_text().splitlines():

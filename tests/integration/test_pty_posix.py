@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("ptyprocess", reason="POSIX PTY adapter (ptyprocess is POSIX-only)")
 
-from app.adapters.pty.common import HIGH_WATER_CHARS, build_child_env
+from app.adapters.pty.common import HIGH_WATER_CHARS, ReadCoalescing, build_child_env
 from app.adapters.pty.posix import PtyProcessHost
 from app.core.domain.sessions import SpawnSpec
 from app.core.errors import COMMAND_NOT_FOUND, NOT_FOUND, AppError
@@ -276,3 +276,82 @@ def test_kill_ends_a_job_under_a_shell_started_with_sighup_ignored(host: PtyProc
     host.kill(sid)
     assert wait_until(lambda: sid in rec.exits)
     assert wait_until(lambda: not os.path.exists(f"/proc/{pid}")), f"sleep {pid} survived"
+
+
+# -- a burst's reads are gathered, an echo's are not (ADR 023) ---------------------------------
+
+def _gathering_host(rec: Recorder) -> PtyProcessHost:
+    # a gap far longer than the kernel takes to refill its 4 KiB read buffer during a burst, and
+    # far shorter than the child's pauses: what is gathered does not depend on the machine's load
+    return PtyProcessHost(rec, kill_grace_ms=500,
+                          coalescing=ReadCoalescing(from_bytes=512, gap_s=0.4, max_s=5.0))
+
+
+def test_a_burst_is_handed_on_in_one_chunk_not_in_4_kib_reads(rec: Recorder) -> None:
+    host = _gathering_host(rec)
+    try:
+        child = ("import sys, time\n"
+                 "sys.stdout.write('x' * 40_000); sys.stdout.flush()\n"
+                 "time.sleep(1.5)\n"
+                 "sys.stdout.write('<END>'); sys.stdout.flush()\n")
+        sid = host.spawn(spec(sys.executable, "-c", child))
+        assert wait_until(lambda: sid in rec.exits)
+        texts = rec.texts[sid]
+        assert "".join(texts) == "x" * 40_000 + "<END>"
+        # a PTY master hands out at most 4 095 bytes per read: ten or more reads, one chunk
+        assert texts == ["x" * 40_000, "<END>"]
+    finally:
+        host.close_all(timeout_ms=1000)
+
+
+def test_small_reads_are_handed_on_as_they_come(rec: Recorder) -> None:
+    host = _gathering_host(rec)
+    try:
+        # each piece is below from_bytes and follows the previous one within gap_s: gathered,
+        # they would have come as one chunk
+        child = ("import sys, time\n"
+                 "for piece in ('a', 'bb', 'ccc'):\n"
+                 "    sys.stdout.write(piece); sys.stdout.flush(); time.sleep(0.2)\n")
+        sid = host.spawn(spec(sys.executable, "-c", child))
+        assert wait_until(lambda: sid in rec.exits)
+        assert rec.texts[sid] == ["a", "bb", "ccc"]
+    finally:
+        host.close_all(timeout_ms=1000)
+
+
+def test_a_gathered_chunk_stops_at_max_bytes(rec: Recorder) -> None:
+    host = PtyProcessHost(rec, kill_grace_ms=500,
+                          coalescing=ReadCoalescing(from_bytes=512, gap_s=0.4, max_s=5.0,
+                                                    max_bytes=10_000))
+    try:
+        sid = host.spawn(spec(sys.executable, "-c",
+                              "import sys; sys.stdout.write('y' * 25_000); sys.stdout.flush()"))
+        assert wait_until(lambda: sid in rec.exits)
+        assert rec.text(sid) == "y" * 25_000
+        assert max(len(t) for t in rec.texts[sid]) <= 10_000
+        assert len(rec.texts[sid]) >= 3
+    finally:
+        host.close_all(timeout_ms=1000)
+
+
+def test_a_gathered_chunk_stops_at_the_flow_window(rec: Recorder) -> None:
+    host = PtyProcessHost(rec, kill_grace_ms=500, high_water=10_000, low_water=5_000,
+                          coalescing=ReadCoalescing(from_bytes=512, gap_s=0.4, max_s=5.0))
+    try:
+        sid = host.spawn(spec(sys.executable, "-c",
+                              "import sys; sys.stdout.write('z' * 40_000); sys.stdout.flush()"))
+        stalled = wait_stable(lambda: rec.count(sid))
+        # nothing acknowledged: gathering fills the window, then one last plain read (< 4 KiB)
+        assert 10_000 <= stalled <= 10_000 + 4_095
+        assert max(len(t) for t in rec.texts[sid]) <= 10_000
+        host.ack(sid, stalled)
+        assert wait_until(lambda: rec.count(sid) > stalled)
+    finally:
+        host.close_all(timeout_ms=1000)
+
+
+@pytest.mark.parametrize("fields", [dict(from_bytes=0), dict(gap_s=0.0), dict(max_s=-1.0),
+                                    dict(from_bytes=2048, max_bytes=1024)])
+def test_read_coalescing_refuses_nonsense(fields: dict[str, float]) -> None:
+    with pytest.raises(ValueError):
+        ReadCoalescing(**fields)  # type: ignore[arg-type]

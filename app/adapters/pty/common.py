@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,32 @@ LOW_WATER_CHARS = 256_000
 SEQ_GAP_TIMEOUT_MS = 5_000
 #: Bytes per `read` of the PTY master.
 READ_CHUNK_BYTES = 65_536
+
+
+@dataclass(frozen=True)
+class ReadCoalescing:
+    """How a burst of a PTY's output is gathered before it is handed on (ADR 023).
+
+    Linux's line discipline gives the reader of a PTY master at most 4 095 bytes per `read`
+    (`n_tty`'s buffer, `drivers/tty/n_tty.c`), and a reader that keeps up with a `cat` gets far
+    less: ~24 000 reads for 20 MB, each paying the per-chunk work of the reader's thread (decode,
+    offsets, the output bus, the push pump) under the GIL that Qt's GUI thread also needs. So a
+    read of at least `from_bytes` bytes (a burst, not a keystroke's echo nor a prompt) is
+    followed by more reads, each waited for at most `gap_s` seconds, until `max_bytes` bytes or
+    `max_s` seconds since the first: one chunk of up to 64 KiB instead of dozens. A smaller read
+    is handed on at once, so an echo waits for nothing; a burst's last piece waits at most
+    `gap_s`. Raises ValueError unless every field is positive and `from_bytes <= max_bytes`.
+    """
+
+    from_bytes: int = 512
+    gap_s: float = 0.001
+    max_s: float = 0.005
+    max_bytes: int = READ_CHUNK_BYTES
+
+    def __post_init__(self) -> None:
+        if min(self.from_bytes, self.gap_s, self.max_s, self.max_bytes) <= 0 \
+                or self.from_bytes > self.max_bytes:
+            raise ValueError("ReadCoalescing: positive fields, from_bytes <= max_bytes")
 
 TERM = "xterm-256color"
 COLORTERM = "truecolor"
@@ -97,6 +124,15 @@ class FlowGate:
         """Characters handed to the sink and not yet acknowledged."""
         with self._cond:
             return self._unacked
+
+    @property
+    def room(self) -> int:
+        """Characters that may still be produced before the gate closes (0 when closed; a
+        large number while counting is off or bypassed)."""
+        with self._cond:
+            if self._bypassed or not self._enabled:
+                return 1 << 62
+            return max(0, self._high - self._unacked)
 
     @property
     def paused(self) -> bool:

@@ -16,15 +16,17 @@ import select
 import shutil
 import signal
 import sys
+import time
 from functools import partial
 
 from ptyprocess import PtyProcess, PtyProcessError  # type: ignore[import-untyped]
 
 from app.core.domain.sessions import SpawnSpec
 from app.core.errors import COMMAND_NOT_FOUND, INTERNAL, AppError
+from app.core.ports import TerminalListener
 
 from .base import POLL_S, PtyHostBase, SessionBase
-from .common import READ_CHUNK_BYTES
+from .common import READ_CHUNK_BYTES, ReadCoalescing
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,13 @@ class PtyProcessHost(PtyHostBase[_Session]):
     The listener's `exit_code` is the process's exit status, or 128 + signal number when killed by
     a signal (shell style). `kill` sends SIGHUP, then SIGKILL after `kill_grace_ms`.
     """
+
+    def __init__(self, listener: TerminalListener | None = None, *,
+                 coalescing: ReadCoalescing | None = None, **sizes: int) -> None:
+        """`coalescing`: how a burst's reads are gathered (`ReadCoalescing`, ADR 023);
+        `sizes`: the base class's keyword arguments."""
+        super().__init__(listener, **sizes)
+        self.coalescing = coalescing or ReadCoalescing()
 
     # ------------------------------------------------------------------ technology hooks
 
@@ -102,8 +111,34 @@ class PtyProcessHost(PtyHostBase[_Session]):
                 break
             if not data:
                 break
+            if len(data) >= self.coalescing.from_bytes:
+                # never past the flow window: what a Ctrl+C waits behind stays its size
+                data = self._gather(s.fd, data, s.gate.room)
             self._emit(s, decoder.decode(data))
         self._emit(s, decoder.decode(b"", final=True))
+
+    def _gather(self, fd: int, first: bytes, room: int) -> bytes:
+        """`first` (a burst's first read) and what follows it without a pause longer than
+        `coalescing.gap_s`, up to `coalescing.max_bytes` bytes, `room` bytes (what the flow
+        window still lets through) or `max_s` seconds (ADR 023). A read error ends the
+        gathering; the next read reports it."""
+        rule = self.coalescing
+        parts, size = [first], len(first)
+        limit = min(rule.max_bytes, room)
+        deadline = time.monotonic() + rule.max_s
+        while size < limit:
+            left = deadline - time.monotonic()
+            if left <= 0 or not _wait_fd(fd, write=False, timeout_s=min(left, rule.gap_s)):
+                break
+            try:
+                more = os.read(fd, limit - size)
+            except OSError:
+                break
+            if not more:
+                break
+            parts.append(more)
+            size += len(more)
+        return b"".join(parts)
 
     def _send_input(self, s: _Session, data: str) -> bool:
         payload = memoryview(data.encode("utf-8", errors="replace"))
