@@ -17,3 +17,14 @@ def test_the_relay_and_the_agent_commands_import_nothing_heavy() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_app_graph_loads_no_protocol_sdk_before_it_is_used() -> None:
+    # the window's start-up builds this graph; the ACP SDK alone took ~0.6 s of it (ADR 016's
+    # "lazy imports", docs/benchmarks.md sitting 18): it loads with the first ACP session, the
+    # MCP SDK with the first MCP connection
+    probe = ("import sys, app.bootstrap as b; b.Adapters.local();"
+             "print(sorted({m.split('.')[0] for m in sys.modules} & {'acp', 'mcp'}))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.strip() == "[]"

@@ -9,13 +9,13 @@ from acp.schema import (
     TerminalAuthMethod,
 )
 
-from app.adapters.sessions.acp import mcp_entry
 from app.adapters.sessions.acp_events import (
     error_text,
     options_of,
     permission_answer,
     update_events,
 )
+from app.adapters.sessions.acp_session import mcp_entry
 from app.core.domain.agent_session import (
     Heartbeat,
     McpServerCommand,
