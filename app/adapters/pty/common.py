@@ -41,10 +41,11 @@ class ReadCoalescing:
     less: ~24 000 reads for 20 MB, each paying the per-chunk work of the reader's thread (decode,
     offsets, the output bus, the push pump) under the GIL that Qt's GUI thread also needs. So a
     read of at least `from_bytes` bytes (a burst, not a keystroke's echo nor a prompt) is
-    followed by more reads, each waited for at most `gap_s` seconds, until `max_bytes` bytes or
-    `max_s` seconds since the first: one chunk of up to 64 KiB instead of dozens. A smaller read
-    is handed on at once, so an echo waits for nothing; a burst's last piece waits at most
-    `gap_s`. Raises ValueError unless every field is positive and `from_bytes <= max_bytes`.
+    followed by more reads, each waited for at most `gap_s` seconds, until `max_bytes` bytes,
+    `max_s` seconds since the first or the session's flow window (`FlowGate.room`): one chunk of
+    up to 64 KiB instead of dozens. A smaller read is handed on at once, so an echo waits for
+    nothing; a burst's last piece waits at most `gap_s`. Raises ValueError unless every field
+    is positive and `from_bytes <= max_bytes`.
     """
 
     from_bytes: int = 512
@@ -56,6 +57,7 @@ class ReadCoalescing:
         if min(self.from_bytes, self.gap_s, self.max_s, self.max_bytes) <= 0 \
                 or self.from_bytes > self.max_bytes:
             raise ValueError("ReadCoalescing: positive fields, from_bytes <= max_bytes")
+
 
 TERM = "xterm-256color"
 COLORTERM = "truecolor"
