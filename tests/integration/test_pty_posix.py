@@ -319,6 +319,28 @@ def test_small_reads_are_handed_on_as_they_come(rec: Recorder) -> None:
         host.close_all(timeout_ms=1000)
 
 
+def test_output_right_after_input_is_not_gathered(rec: Recorder) -> None:
+    host = PtyProcessHost(rec, kill_grace_ms=500,
+                          coalescing=ReadCoalescing(from_bytes=512, gap_s=0.4, max_s=5.0,
+                                                    after_input_s=5.0))
+    try:
+        # a TUI redrawing after a key: ~8 KiB, then a last piece within gap_s. Gathered, both
+        # would come as one chunk; right after input, someone waits for the first piece
+        child = ("import sys, time\n"
+                 "sys.stdin.readline()\n"
+                 "sys.stdout.write('r' * 8_000); sys.stdout.flush(); time.sleep(0.2)\n"
+                 "sys.stdout.write('<TAIL>'); sys.stdout.flush()\n")
+        sid = host.spawn(spec(sys.executable, "-c", child))
+        host.write(sid, 0, "go\n")
+        assert wait_until(lambda: sid in rec.exits)
+        texts = rec.texts[sid]
+        assert "".join(texts).endswith("r" * 8_000 + "<TAIL>")
+        assert not any("r" in t and "<TAIL>" in t for t in texts), texts
+        assert sum(1 for t in texts if "r" in t) >= 2  # n_tty's ≤ 4 095-byte reads, as they came
+    finally:
+        host.close_all(timeout_ms=1000)
+
+
 def test_a_gathered_chunk_stops_at_max_bytes(rec: Recorder) -> None:
     host = PtyProcessHost(rec, kill_grace_ms=500,
                           coalescing=ReadCoalescing(from_bytes=512, gap_s=0.4, max_s=5.0,
@@ -351,7 +373,7 @@ def test_a_gathered_chunk_stops_at_the_flow_window(rec: Recorder) -> None:
 
 
 @pytest.mark.parametrize("fields", [dict(from_bytes=0), dict(gap_s=0.0), dict(max_s=-1.0),
-                                    dict(from_bytes=2048, max_bytes=1024)])
+                                    dict(after_input_s=0.0), dict(from_bytes=2048, max_bytes=1024)])
 def test_read_coalescing_refuses_nonsense(fields: dict[str, float]) -> None:
     with pytest.raises(ValueError):
         ReadCoalescing(**fields)  # type: ignore[arg-type]

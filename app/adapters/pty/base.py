@@ -16,6 +16,7 @@ import abc
 import logging
 import os
 import threading
+import time
 import uuid
 from typing import Generic, TypeVar
 
@@ -59,6 +60,8 @@ class SessionBase:
         self.gate = FlowGate(high_water, low_water)
         self.input = OrderedInput(gap_timeout_ms)
         self.exit_code: int | None = None
+        #: When input was last written to the PTY (`time.monotonic()`, s; 0: never).
+        self.input_at = 0.0
         self.exited = threading.Event()
         self.reader: threading.Thread | None = None
         self.writer: threading.Thread | None = None
@@ -373,5 +376,6 @@ class PtyHostBase(abc.ABC, Generic[S]):
             data = s.input.take()
             if data is None:
                 return
+            s.input_at = time.monotonic()
             if not self._send_input(s, data):
                 return

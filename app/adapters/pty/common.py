@@ -43,18 +43,21 @@ class ReadCoalescing:
     read of at least `from_bytes` bytes (a burst, not a keystroke's echo nor a prompt) is
     followed by more reads, each waited for at most `gap_s` seconds, until `max_bytes` bytes,
     `max_s` seconds since the first or the session's flow window (`FlowGate.room`): one chunk of
-    up to 64 KiB instead of dozens. A smaller read is handed on at once, so an echo waits for
-    nothing; a burst's last piece waits at most `gap_s`. Raises ValueError unless every field
-    is positive and `from_bytes <= max_bytes`.
+    up to 64 KiB instead of dozens. A burst's last piece waits at most `gap_s`. Nothing is
+    gathered within `after_input_s` seconds of input written to the PTY: an echo, a prompt or
+    a TUI's redraw after a key is what someone waits for (an ask's typed task too). A smaller
+    read is handed on at once. Raises ValueError unless every field is positive and
+    `from_bytes <= max_bytes`.
     """
 
     from_bytes: int = 512
     gap_s: float = 0.001
     max_s: float = 0.005
     max_bytes: int = READ_CHUNK_BYTES
+    after_input_s: float = 0.05
 
     def __post_init__(self) -> None:
-        if min(self.from_bytes, self.gap_s, self.max_s, self.max_bytes) <= 0 \
+        if min(self.from_bytes, self.gap_s, self.max_s, self.max_bytes, self.after_input_s) <= 0 \
                 or self.from_bytes > self.max_bytes:
             raise ValueError("ReadCoalescing: positive fields, from_bytes <= max_bytes")
 

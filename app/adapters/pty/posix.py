@@ -111,7 +111,8 @@ class PtyProcessHost(PtyHostBase[_Session]):
                 break
             if not data:
                 break
-            if len(data) >= self.coalescing.from_bytes:
+            rule = self.coalescing
+            if len(data) >= rule.from_bytes and time.monotonic() - s.input_at > rule.after_input_s:
                 # never past the flow window: what a Ctrl+C waits behind stays its size
                 data = self._gather(s.fd, data, s.gate.room)
             self._emit(s, decoder.decode(data))
