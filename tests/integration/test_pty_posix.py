@@ -5,6 +5,7 @@ Deadlines in the polling loops are generous; nothing asserts a duration.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 from collections.abc import Iterator
@@ -280,86 +281,74 @@ def test_kill_ends_a_job_under_a_shell_started_with_sighup_ignored(host: PtyProc
 
 # -- a burst's reads are gathered, an echo's are not (ADR 023) ---------------------------------
 
-def _gathering_host(rec: Recorder) -> PtyProcessHost:
-    # a gap far longer than the kernel takes to refill its 4 KiB read buffer during a burst, and
-    # far shorter than the child's pauses: what is gathered does not depend on the machine's load
-    return PtyProcessHost(rec, kill_grace_ms=500,
-                          coalescing=ReadCoalescing(from_bytes=512, gap_s=0.4, max_s=5.0))
+@contextlib.contextmanager
+def gathering_host(rec: Recorder, **sizes: int) -> Iterator[PtyProcessHost]:
+    """A host whose gap is far longer than the kernel takes to refill its 4 KiB read buffer
+    during a burst, and far shorter than the children's pauses: what is gathered does not
+    depend on the machine's load. `sizes`: `max_bytes`, `high_water`, `low_water`."""
+    max_bytes = sizes.pop("max_bytes", 65_536)
+    host = PtyProcessHost(rec, kill_grace_ms=500, **sizes,
+                          coalescing=ReadCoalescing(from_bytes=512, gap_s=0.4, max_s=5.0,
+                                                    max_bytes=max_bytes, after_input_s=5.0))
+    try:
+        yield host
+    finally:
+        host.close_all(timeout_ms=1000)
 
 
 def test_a_burst_is_handed_on_in_one_chunk_not_in_4_kib_reads(rec: Recorder) -> None:
-    host = _gathering_host(rec)
-    try:
-        child = ("import sys, time\n"
-                 "sys.stdout.write('x' * 40_000); sys.stdout.flush()\n"
-                 "time.sleep(1.5)\n"
-                 "sys.stdout.write('<END>'); sys.stdout.flush()\n")
+    child = ("import sys, time\n"
+             "sys.stdout.write('x' * 40_000); sys.stdout.flush()\n"
+             "time.sleep(1.5)\n"
+             "sys.stdout.write('<END>'); sys.stdout.flush()\n")
+    with gathering_host(rec) as host:
         sid = host.spawn(spec(sys.executable, "-c", child))
         assert wait_until(lambda: sid in rec.exits)
-        texts = rec.texts[sid]
-        assert "".join(texts) == "x" * 40_000 + "<END>"
-        # a PTY master hands out at most 4 095 bytes per read: ten or more reads, one chunk
-        assert texts == ["x" * 40_000, "<END>"]
-    finally:
-        host.close_all(timeout_ms=1000)
+    # a PTY master hands out at most 4 095 bytes per read: ten or more reads, one chunk
+    assert rec.texts[sid] == ["x" * 40_000, "<END>"]
 
 
 def test_small_reads_are_handed_on_as_they_come(rec: Recorder) -> None:
-    host = _gathering_host(rec)
-    try:
-        # each piece is below from_bytes and follows the previous one within gap_s: gathered,
-        # they would have come as one chunk
-        child = ("import sys, time\n"
-                 "for piece in ('a', 'bb', 'ccc'):\n"
-                 "    sys.stdout.write(piece); sys.stdout.flush(); time.sleep(0.2)\n")
+    # each piece is below from_bytes and follows the previous one within gap_s: gathered, they
+    # would have come as one chunk
+    child = ("import sys, time\n"
+             "for piece in ('a', 'bb', 'ccc'):\n"
+             "    sys.stdout.write(piece); sys.stdout.flush(); time.sleep(0.2)\n")
+    with gathering_host(rec) as host:
         sid = host.spawn(spec(sys.executable, "-c", child))
         assert wait_until(lambda: sid in rec.exits)
-        assert rec.texts[sid] == ["a", "bb", "ccc"]
-    finally:
-        host.close_all(timeout_ms=1000)
+    assert rec.texts[sid] == ["a", "bb", "ccc"]
 
 
 def test_output_right_after_input_is_not_gathered(rec: Recorder) -> None:
-    host = PtyProcessHost(rec, kill_grace_ms=500,
-                          coalescing=ReadCoalescing(from_bytes=512, gap_s=0.4, max_s=5.0,
-                                                    after_input_s=5.0))
-    try:
-        # a TUI redrawing after a key: ~8 KiB, then a last piece within gap_s. Gathered, both
-        # would come as one chunk; right after input, someone waits for the first piece
-        child = ("import sys, time\n"
-                 "sys.stdin.readline()\n"
-                 "sys.stdout.write('r' * 8_000); sys.stdout.flush(); time.sleep(0.2)\n"
-                 "sys.stdout.write('<TAIL>'); sys.stdout.flush()\n")
+    # a TUI redrawing after a key: ~8 KiB, then a last piece within gap_s. Gathered, both would
+    # come as one chunk; right after input, someone waits for the first piece
+    child = ("import sys, time\n"
+             "sys.stdin.readline()\n"
+             "sys.stdout.write('r' * 8_000); sys.stdout.flush(); time.sleep(0.2)\n"
+             "sys.stdout.write('<TAIL>'); sys.stdout.flush()\n")
+    with gathering_host(rec) as host:
         sid = host.spawn(spec(sys.executable, "-c", child))
         host.write(sid, 0, "go\n")
         assert wait_until(lambda: sid in rec.exits)
-        texts = rec.texts[sid]
-        assert "".join(texts).endswith("r" * 8_000 + "<TAIL>")
-        assert not any("r" in t and "<TAIL>" in t for t in texts), texts
-        assert sum(1 for t in texts if "r" in t) >= 2  # n_tty's ≤ 4 095-byte reads, as they came
-    finally:
-        host.close_all(timeout_ms=1000)
+    texts = rec.texts[sid]
+    assert "".join(texts).endswith("r" * 8_000 + "<TAIL>")
+    assert not any("r" in t and "<TAIL>" in t for t in texts), texts
+    assert sum(1 for t in texts if "r" in t) >= 2  # n_tty's ≤ 4 095-byte reads, as they came
 
 
 def test_a_gathered_chunk_stops_at_max_bytes(rec: Recorder) -> None:
-    host = PtyProcessHost(rec, kill_grace_ms=500,
-                          coalescing=ReadCoalescing(from_bytes=512, gap_s=0.4, max_s=5.0,
-                                                    max_bytes=10_000))
-    try:
+    with gathering_host(rec, max_bytes=10_000) as host:
         sid = host.spawn(spec(sys.executable, "-c",
                               "import sys; sys.stdout.write('y' * 25_000); sys.stdout.flush()"))
         assert wait_until(lambda: sid in rec.exits)
-        assert rec.text(sid) == "y" * 25_000
-        assert max(len(t) for t in rec.texts[sid]) <= 10_000
-        assert len(rec.texts[sid]) >= 3
-    finally:
-        host.close_all(timeout_ms=1000)
+    assert rec.text(sid) == "y" * 25_000
+    assert max(len(t) for t in rec.texts[sid]) <= 10_000
+    assert len(rec.texts[sid]) >= 3
 
 
 def test_a_gathered_chunk_stops_at_the_flow_window(rec: Recorder) -> None:
-    host = PtyProcessHost(rec, kill_grace_ms=500, high_water=10_000, low_water=5_000,
-                          coalescing=ReadCoalescing(from_bytes=512, gap_s=0.4, max_s=5.0))
-    try:
+    with gathering_host(rec, high_water=10_000, low_water=5_000) as host:
         sid = host.spawn(spec(sys.executable, "-c",
                               "import sys; sys.stdout.write('z' * 40_000); sys.stdout.flush()"))
         stalled = wait_stable(lambda: rec.count(sid))
@@ -368,8 +357,6 @@ def test_a_gathered_chunk_stops_at_the_flow_window(rec: Recorder) -> None:
         assert max(len(t) for t in rec.texts[sid]) <= 10_000
         host.ack(sid, stalled)
         assert wait_until(lambda: rec.count(sid) > stalled)
-    finally:
-        host.close_all(timeout_ms=1000)
 
 
 @pytest.mark.parametrize("fields", [dict(from_bytes=0), dict(gap_s=0.0), dict(max_s=-1.0),
