@@ -57,6 +57,48 @@ def test_alternate_screen_program(launch, tmp_path: Path) -> None:
     wait_terminal(page, session, "written-in-vi\n")
 
 
+#: What a TUI does on start (vi asks the same and more): the terminal's identity and the cursor
+#: position, read back in raw mode so the answers reach the program, not the shell.
+QUERIES = r"""import sys, termios, tty
+old = termios.tcgetattr(0)
+tty.setraw(0)
+try:
+    sys.stdout.write("\033[c\033[6n"); sys.stdout.flush()
+    got = ""
+    while got.count("\033") < 2 or not got.endswith("R"):
+        got += sys.stdin.read(1)
+finally:
+    termios.tcsetattr(0, termios.TCSADRAIN, old)
+print("answered-" + str(len(got) > 0))
+"""
+
+
+def test_a_view_coming_back_types_no_answers_to_old_queries(launch, tmp_path: Path) -> None:
+    # a trial: after vi, every layout switch (and undo of a close, and a restart) typed
+    # `2RR0;276;0c10;rgb:cccc/…` at the shell's prompt: xterm.js answered vi's start-up queries
+    # again when the view replayed the scrollback
+    script = tmp_path / "queries.py"
+    script.write_text(QUERIES)
+    app = launch(project=tmp_path / "proj")
+    page = app.page
+    cell = cells(page).first
+    session = open_shell(page, cell)
+    type_in(page, cell, "PS1='$ '\n")
+    type_in(page, cell, f"python3 {script}\n")
+    wait_terminal(page, session, "answered-True\n")
+
+    page.keyboard.press("Control+Alt+Shift+N")  # a new named layout, then back: a new view
+    page.locator('[data-testid="layout-name-input"]').fill("Other")
+    page.locator('[data-testid="layout-name-ok"]').click()
+    wait_for(lambda: page.locator('[data-testid="terminal"]').count() == 0, what="Other shown")
+    page.keyboard.press("Control+Alt+PageUp")
+    wait_for(lambda: page.locator(f'[data-testid="terminal"][data-session-id="{session}"]')
+             .count() == 1, what="the shell's view back")
+    type_in(page, cells(page).first, "echo clean-$((6*7))\n")
+    text = wait_terminal(page, session, "clean-42\n")
+    assert "$ echo clean-$((6*7))\n" in text, text[-400:]
+
+
 def _stty_size(text: str) -> tuple[int, int] | None:
     for line in reversed(text.splitlines()):
         parts = line.strip().split()

@@ -140,6 +140,29 @@ describe('TerminalView', () => {
 
     expect(h.terminals.textOf('s1')).toBe('line one\nalready in scrollback and new');
   });
+
+  it("sends xterm.js's answers to the queries of a replayed scrollback nowhere, but answers live ones and keeps the keys typed", async () => {
+    // a trial: after vi, each layout switch typed `2RR0;276;0c…` at the shell's prompt
+    for (const asyncWrites of [false, true]) {
+      fakes.asyncWrites = asyncWrites;
+      instances().length = 0;
+      try {
+        const h = harness();
+        render(TerminalView, { props: { sessionId: spawned(h, 'vi asked \x1b[c\r\n$ ') }, context: h.context });
+        await settle();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(h.gateway.callsOf('terminals.write')).toEqual([]);
+
+        instances()[0].emitData('\x1b[A'); // Up: a key, sent
+        h.gateway.push({ output: { s1: 'asks now \x1b[c' }, offsets: { s1: 20 } });
+        await settle();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(h.gateway.callsOf('terminals.write').map((c) => c[2])).toEqual(['\x1b[A', '\x1b[?1;2c']);
+      } finally {
+        fakes.asyncWrites = false;
+      }
+    }
+  });
 });
 
 describe('TerminalView resize discipline', () => {

@@ -8,6 +8,7 @@ import { AtlasBudget } from '../../lib/domain/atlas-budget';
 import { IdleCollector, exposedGc } from '../../lib/domain/idle-collector';
 import { SearchAddon, type ISearchOptions } from '@xterm/addon-search';
 import { repaintSteps, type RepaintStep } from '../../lib/domain/repaint';
+import { isTerminalReply } from '../../lib/domain/terminal-replies';
 import { ScrollKeeper } from '../../lib/domain/scroll-keeper';
 import { unseenPart, type PendingChunk } from '../../lib/domain/attach-merge';
 import { KeystrokeSequences } from '../../lib/domain/keystroke-sequence';
@@ -92,6 +93,8 @@ interface PooledTerminal {
   scroll: ScrollKeeper;
   /** The scrollback is being replayed at its own sizes: the PTY is not told the size yet. */
   replaying: boolean;
+  /** The scrollback is being replayed: xterm.js's answers to the queries in it are dropped. */
+  replayingAnswers: boolean;
 }
 
 /** What a terminal holds, for the memory bench (`window.__ideaTerminalStats`). */
@@ -537,6 +540,7 @@ export class TerminalHub {
       search,
       scroll: new ScrollKeeper(),
       replaying: false,
+      replayingAnswers: false,
     };
     entry.disposables.push(
       search.onDidChangeResults(({ resultIndex, resultCount }) =>
@@ -577,14 +581,16 @@ export class TerminalHub {
   #wireInput(entry: PooledTerminal): void {
     const { term, sessionId } = entry;
     let copyTimer: ReturnType<typeof setTimeout> | undefined;
+    // xterm.js answering the queries of a replayed scrollback is no input for today's program
+    const answersReplay = (data: string) => entry.replayingAnswers && isTerminalReply(data);
     const send = (data: string) => {
-      if (this.#status.get(sessionId)?.alive === false) return;
+      if (this.#status.get(sessionId)?.alive === false || answersReplay(data)) return;
       this.#feed.typed(sessionId);
       if (entry.portal && !entry.portal.keystroke(data)) return; // held: a task is being typed
       void this.#write(entry, data).catch(() => {});
     };
     const sendBinary = (data: string) => {
-      if (this.#status.get(sessionId)?.alive === false) return;
+      if (this.#status.get(sessionId)?.alive === false || answersReplay(data)) return;
       this.#feed.typed(sessionId);
       if (entry.portal && !entry.portal.binary(data)) return;
       void this.#write(entry, data).catch(() => {});
@@ -881,15 +887,20 @@ export class TerminalHub {
   /**
    * Replays the scrollback at the sizes it was produced at (`attach` → `sizes`), then fits the
    * view: xterm.js reflows what wrapped instead of re-running cursor moves at the wrong width.
-   * Meanwhile (`replaying`) the PTY is not told the replay sizes.
+   * Meanwhile (`replaying`) the PTY is not told the replay sizes, and (`replayingAnswers`)
+   * xterm.js's answers to the queries in the scrollback are not sent to it (`isTerminalReply`).
    */
   #repaint(entry: PooledTerminal, scrollback: string, sizes: AttachResult['sizes']): void {
     const { term } = entry;
     const steps = repaintSteps(scrollback, sizes);
     const [viewCols, viewRows] = [term.cols, term.rows];
     const sized = (step: RepaintStep) => step.cols === 0 || (step.cols === viewCols && step.rows === viewRows);
+    entry.replayingAnswers = true;
     if (steps.every(sized)) {
       for (const step of steps) term.write(step.text);
+      term.write('', () => {
+        entry.replayingAnswers = false;
+      });
       return;
     }
     // xterm.js parses writes later, in order, calling each write's callback before it parses
@@ -907,6 +918,7 @@ export class TerminalHub {
     // Back to the view's size once the replay is parsed; the PTY follows.
     term.write('', () => {
       entry.replaying = false;
+      entry.replayingAnswers = false;
       if (term.cols !== viewCols || term.rows !== viewRows) term.resize(viewCols, viewRows);
       this.fit(entry.sessionId);
       this.#sendSize(entry);

@@ -62,7 +62,7 @@ export class Terminal {
   write(text: string, callback?: () => void): void {
     this.written.push(text);
     if (!Terminal.asyncWrites) {
-      this.parsed.push({ text, cols: this.cols, rows: this.rows });
+      this.#parse(text);
       callback?.();
       return;
     }
@@ -73,9 +73,16 @@ export class Terminal {
   #parseQueued(): void {
     while (this.#queue.length > 0) {
       const { text, callback } = this.#queue.shift()!;
-      this.parsed.push({ text, cols: this.cols, rows: this.rows });
+      this.#parse(text);
       callback?.();
     }
+  }
+
+  /** Records a parsed write and, as xterm.js does, answers a device-attributes query in it
+   * (`CSI c`) through `onData`. */
+  #parse(text: string): void {
+    this.parsed.push({ text, cols: this.cols, rows: this.rows });
+    for (let i = text.indexOf('\x1b[c'); i >= 0; i = text.indexOf('\x1b[c', i + 1)) this.#data.fire('\x1b[?1;2c');
   }
 
   loadAddon(addon: { activate?: (t: Terminal) => void }): void {
