@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../../lib/ports';
+import { BUILTIN_PROFILES } from '../../lib/adapters/mock-backend';
 import { harness, project } from '../../test/harness';
 import AgentsPanel from './AgentsPanel.svelte';
 
@@ -30,6 +31,31 @@ describe('agents panel', () => {
     expect(hint).toHaveTextContent('Only the profiles ticked in Profiles… are listed');
     await fireEvent.click(within(hint).getByRole('button', { name: 'Profiles…' }));
     expect(h.workspace.showWizard).toBe(true);
+  });
+
+  it('offers only ticked profiles, and keeps an agent whose profile was unticked editable', async () => {
+    // a trial: an added ACP profile, unticked, was offered, then refused ("unknown profile")
+    const profiles = [...BUILTIN_PROFILES];
+    const h = harness({ projects: [project('/p')], profiles: [...profiles, { ...profiles[0], id: 'acp-agent', name: 'ACP agent', enabled: false }] });
+    await h.workspace.reloadProfiles();
+    await h.workspace.open('/p');
+    render(AgentsPanel, { props: { tab: h.workspace.activeTab! }, context: h.context });
+    await fireEvent.click(screen.getByTestId('new-agent'));
+    const names = () => [...screen.getByLabelText<HTMLSelectElement>('Profile').options].map((o) => o.text);
+    expect(names()).not.toContain('ACP agent');
+    expect(names()).toContain(profiles[0].name);
+    await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+
+    // the agent's profile unticked since: shown as such, and a rename goes through
+    const agent = await h.workspace.activeTab!.createAgent({ name: 'Old', persona: '', profileId: profiles[0].id });
+    h.gateway.backend.untick(agent.profileId);
+    await h.workspace.reloadProfiles();
+    await fireEvent.click(await screen.findByTestId('edit-agent'));
+    expect(names()).toContain(`${profiles[0].name} (not ticked)`);
+    await fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Renamed' } });
+    await fireEvent.click(screen.getByTestId('agent-save'));
+    await waitFor(() => expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument());
+    expect(h.gateway.callsOf('agents.update').at(-1)?.[2]).toEqual({ name: 'Renamed' });
   });
 
   it('creates an agent with name, profile and persona, and lists it', async () => {
@@ -76,7 +102,7 @@ describe('agents panel', () => {
     await fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Coder 2' } });
     await fireEvent.click(screen.getByTestId('agent-save'));
     await waitFor(() => expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument());
-    expect(h.gateway.callsOf('agents.update').at(-1)?.[2]).toEqual({ name: 'Coder 2', profileId: 'shell' });
+    expect(h.gateway.callsOf('agents.update').at(-1)?.[2]).toEqual({ name: 'Coder 2' }); // nor an unchanged profile
     expect(await h.gateway.agents.persona('/p', agent.agentId)).toBe('edited on disk');
 
     await fireEvent.click(await screen.findByTestId('edit-agent'));

@@ -143,6 +143,11 @@ export class Workspace {
     return this.#profiles;
   }
 
+  /** The profiles offered to agents: those ticked in Profiles… (the backend refuses the others). */
+  get offeredProfiles(): readonly Profile[] {
+    return this.#profiles.filter((p) => p.enabled !== false);
+  }
+
   /** The saved profile's name; `null` when no saved profile has this id (removed in Profiles…). */
   profileName(id: string): string | null {
     return this.#profiles.find((p) => p.id === id)?.name ?? null;

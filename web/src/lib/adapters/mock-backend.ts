@@ -838,6 +838,7 @@ export class MockBackend {
         this.#reply<AgentDTO>('agents.create', [root, input], () => {
           const project = this.#project(root);
           if (!input.name.trim()) throw new GatewayError('INVALID', 'name is required');
+          this.#offered(input.profileId);
           const agent: AgentDTO = {
             agentId: this.#id('a'),
             name: input.name,
@@ -863,6 +864,7 @@ export class MockBackend {
               onDisk,
             });
           }
+          if (input.profileId !== undefined) this.#offered(input.profileId);
           if (input.name !== undefined) agent.name = input.name;
           if (input.profileId !== undefined) agent.profileId = input.profileId;
           if (input.persona !== undefined) this.#personas.set(agentId, input.persona);
@@ -1007,6 +1009,18 @@ export class MockBackend {
     this.#emit({ type: 'layoutChanged', root: project.root, layouts: project.layouts });
     this.#settleSessions(project, before, null);
     return { sessionId: session.sessionId, reattached: session === running, layouts: project.layouts };
+  }
+
+  /** Unticks a saved profile, as Profiles… would (tests). */
+  untick(profileId: string): void {
+    this.#savedProfiles = this.#savedProfiles.map((p) => (p.id === profileId ? { ...p, enabled: false } : p));
+  }
+
+  /** As the backend checks a profile an agent is given: saved and ticked (`enabled` not false). */
+  #offered(profileId: string): void {
+    if (!this.#savedProfiles.some((p) => p.id === profileId && p.enabled !== false)) {
+      throw new GatewayError('INVALID', `unknown profile '${profileId}'`, { field: 'profileId' });
+    }
   }
 
   /**
