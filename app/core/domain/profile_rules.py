@@ -73,6 +73,13 @@ def profile_problems(profile: Profile) -> list[FieldProblem]:
         # A trial blanked the command of a Claude Code copy: it ran bash with Claude's flags.
         bad("command", "name the CLI's command (e.g. claude): an empty command runs your "
                        "shell, which takes none of this profile's arguments")
+    elif not command and (profile.detect is not None
+                          or profile.context_injection.strategy in ("conventionFile", "flag")):
+        # A trial saved the Custom CLI template without a command: it launched a plain shell,
+        # which neither reads a convention file nor takes a context flag.
+        bad("command", "name the CLI's command (e.g. my-cli): an empty command runs your "
+                       "shell, which is never detected and reads its context only from "
+                       "an environment variable")
     for key in profile.env:
         field = f"env.{key}"
         if not ENV_NAME.fullmatch(key):

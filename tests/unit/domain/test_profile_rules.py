@@ -19,7 +19,9 @@ def test_the_catalogue_and_the_templates_are_valid() -> None:
     for profile in builtin_profiles():
         assert profile_problems(profile) == [], profile.id
     for template in profile_templates():
-        assert profile_problems(template.profile) == [], template.id
+        found = [p.field for p in profile_problems(template.profile)]
+        # the blank Custom CLI leaves its command for the user to fill in
+        assert found == (["command"] if template.id == "custom" else []), template.id
     assert problems() == {}
 
 
@@ -34,7 +36,12 @@ def test_id_and_name() -> None:
 def test_command_is_a_name_or_an_absolute_path() -> None:
     assert problems(command="/opt/x/bin/claude") == {}
     assert problems(command="C:\\Tools\\claude.exe") == {}
-    assert problems(command="") == {}  # the user's shell
+    shell = {"strategy": "env", "target": "CONTEXT.md", "var": "IDEA_CONTEXT_FILE"}
+    assert problems(command="", contextInjection=shell) == {}  # the user's shell
+    # ... which reads no convention file, takes no context flag and is never detected (a trial
+    # saved the Custom CLI template without a command and got a plain shell)
+    assert "never detected" in problems(command="")["command"]
+    assert "command" in problems(command="", contextInjection=shell, detect={"args": ["-v"]})
     # ... which takes none of a CLI's arguments (a trial blanked a Claude Code copy's command)
     assert "empty command runs your shell" in problems(command="", args=["--add-dir", "x"])[
         "command"]
