@@ -198,7 +198,7 @@ describe('Profile editor', () => {
     const w = await open(h);
     await fireEvent.click(await w.findByTestId('edit-claude-code'));
     await fireEvent.input(w.getByTestId('pe-env'), { target: { value: 'GOOD=1\nDEBUG' } });
-    expect(w.getByTestId('pe-env-error')).toHaveTextContent("line 2 has no '='");
+    expect(w.getByTestId('pe-env-error')).toHaveTextContent('line 2 is not KEY=value');
     await fireEvent.click(w.getByRole('button', { name: 'Save' }));
     expect(await w.findByText(/Could not save profiles: Claude Code: Environment: line 2/)).toBeInTheDocument();
     expect(h.gateway.callsOf('profiles.save')).toHaveLength(0);

@@ -43,7 +43,13 @@ describe('profile form', () => {
 
   it('escapes the submit keys both ways and reads KEY=value lines', () => {
     expect(unescapeKeys('\\r\\n\\e\\\\x\\q')).toBe('\r\n\x1b\\x\\q');
-    expect(escapeKeys('\r\n\x1b\\')).toBe('\\r\\n\\e\\\\');
+    expect(escapeKeys('\r\n\x1b\\')).toBe('\\r\\n\\e\\');
+    // A trial typed `\q\z`: kept as typed, it came back doubled (`\\q\\z`) on reopening.
+    for (const typed of ['\\q\\z', '\\\\r', '\\', 'a\\\\', '\\\r', '\\q\\\\']) {
+      expect(unescapeKeys(escapeKeys(unescapeKeys(typed)))).toBe(unescapeKeys(typed));
+    }
+    expect(escapeKeys(unescapeKeys('\\q\\z'))).toBe('\\q\\z');
+    expect(parseEnv('=x\nA=1\n=y')).toEqual({ env: { A: '1' }, bad: [1, 3] });
     expect(parseEnv('A=1\nbad\n\nB==2')).toEqual({ env: { A: '1', B: '=2' }, bad: [2] });
   });
 

@@ -56,12 +56,22 @@ export function unescapeKeys(text: string): string {
   return text.replace(/\\(.)/g, (whole, c: string) => keys[c] ?? whole);
 }
 
+/** The inverse of `unescapeKeys`: a backslash before a character that is no escape (`\q`), or
+ * ends the text, was kept as typed, so it is shown as typed, not doubled. */
 export function escapeKeys(text: string): string {
   const names: Record<string, string> = { '\r': '\\r', '\n': '\\n', '\t': '\\t', '\x1b': '\\e', '\\': '\\\\' };
-  return [...text].map((c) => names[c] ?? c).join('');
+  const chars = [...text];
+  return chars
+    .map((c, i) => {
+      const next = chars[i + 1];
+      const plain = next === undefined || (!(next in names) && !'rnte\\'.includes(next));
+      return c === '\\' && plain ? c : (names[c] ?? c);
+    })
+    .join('');
 }
 
-/** The environment lines as a record; a line without `=` is reported by its number (1-based). */
+/** The environment lines as a record; a line that is not `KEY=value` (no `=`, or nothing before
+ * it) is reported by its number (1-based). */
 export function parseEnv(text: string): { env: Record<string, string>; bad: number[] } {
   const env: Record<string, string> = {};
   const bad: number[] = [];
