@@ -147,8 +147,11 @@ describe('Profile editor', () => {
 
     await fireEvent.input(w.getByTestId('pe-command'), { target: { value: '/opt/codex/bin/codex' } });
     expect(w.queryByTestId('pe-test-state')).not.toBeInTheDocument();
+    // A trial saw the row say "configured" for a path nobody had tried.
+    expect(w.getByTestId('detect-codex-cli')).toHaveTextContent('not tested');
     await fireEvent.click(w.getByTestId('pe-test'));
     expect(await w.findByTestId('pe-test-state')).toHaveTextContent('found');
+    expect(w.getByTestId('detect-codex-cli')).toHaveTextContent('installed');
     expect(w.getByTestId('pe-test-state')).toHaveTextContent('/opt/codex/bin/codex');
     expect(w.getByTestId('pe-test-output')).toHaveTextContent('/opt/codex/bin/codex 1.0.0');
     expect(h.gateway.callsOf('profiles.test').at(-1)?.[0]).toMatchObject({ id: 'codex-cli', command: '/opt/codex/bin/codex' });
