@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -273,6 +274,27 @@ def test_a_start_with_a_broken_layouts_file_keeps_the_shells_for_when_it_is_fixe
     page = launch(data_dir=data).page
     text = wait_terminal(page, shell, "restored: output of this shell")
     assert text.index("kept-across-42") < text.index("restored: output of this shell")
+
+
+def test_a_project_relocated_after_its_folder_moved_gets_its_shell_back_there(
+        launch, tmp_path: Path) -> None:
+    # Trial finding: Relocate… opened the moved project with an empty cell: the shell saved at
+    # quit still named the old folder.
+    project, data, shell = shell_then_sigterm(launch, tmp_path, "moved-along")
+    moved = tmp_path / "elsewhere" / "proj"
+    moved.parent.mkdir()
+    shutil.move(str(project), str(moved))
+
+    page = launch(data_dir=data).page
+    page.locator(f'[data-testid="tab-missing"][data-tab-root="{project}"]').click()
+    view = page.locator('[data-testid="folder-not-found"]')
+    view.locator('[data-testid="relocate-folder"]').click()
+    view.locator('[data-testid="relocate-path"]').fill(str(moved))
+    view.locator('[data-testid="relocate-submit"]').click()
+    text = wait_terminal(page, shell, "restored: output of this shell")
+    assert text.index("moved-along-42") < text.index("restored: output of this shell")
+    type_in(page, cells(page).first, "pwd\n")
+    wait_terminal(page, shell, str(moved))
 
 
 WRAP_THEN_UP = ("printf 'top-line\\n%0*d' $(( $(stty size | cut -d' ' -f2) * 2 )) 0; "

@@ -17,6 +17,7 @@ from app.core.domain.workspace import (
     RunningAgent,
     ScrollbackSize,
     WorkspaceDoc,
+    relocated_at_quit,
     root_key,
     shells_kept_at_quit,
 )
@@ -128,8 +129,14 @@ class WorkspaceService:
             self._set(self._doc.activate(window_id, root))
 
     def relocate(self, old_root: str, new_root: str) -> None:
+        """The tab of `old_root` shows `new_root`; the shells and agents the last quit left
+        in `old_root` come back in `new_root` when it opens. Raises `AppError(NOT_FOUND)`
+        when `old_root` is in no tab."""
         with self._lock:
             self._set(self._doc.relocate(old_root, new_root))
+            shells, self.agents_at_quit = relocated_at_quit(
+                list(self.restored_shells.values()), self.agents_at_quit, old_root, new_root)
+            self.restored_shells = {s.session_id: s for s in shells}
 
     def holder_of(self, root: str) -> str | None:
         with self._lock:
@@ -299,3 +306,4 @@ class _ReportingStore:
 
     def read_scrollback(self, name: str) -> str:
         return self._store.read_scrollback(name)
+

@@ -294,6 +294,35 @@ def root_key(path: str) -> str:
     return posixpath.normpath(path.replace("\\", "/")) if path else path
 
 
+def moved_path(path: str, old_root: str, new_root: str) -> str:
+    """`path` as it reads once the project at `old_root` moved to `new_root`: rebased when it
+    is `old_root` or lies under it, unchanged otherwise.
+
+    `moved_path("/a/api/src", "/a/api", "/b/api")` → `"/b/api/src"`.
+    """
+    key, old = root_key(path), root_key(old_root)
+    if key == old:
+        return new_root
+    if old and key.startswith(old.rstrip("/") + "/"):
+        return posixpath.join(root_key(new_root), key[len(old.rstrip("/")) + 1:])
+    return path
+
+
+def relocated_at_quit(shells: Sequence[RestoredShell], agents: Sequence[RunningAgent],
+                      old_root: str, new_root: str,
+                      ) -> tuple[list[RestoredShell], list[RunningAgent]]:
+    """What the last quit recorded for project `old_root`, moved to `new_root` (the user
+    relocated a project whose folder went missing): its shells' root and working directory,
+    and its running agents' root. Entries of other projects are returned unchanged."""
+    key = root_key(old_root)
+    moved_shells = [s.model_copy(update={"root": new_root,
+                                         "cwd": moved_path(s.cwd, old_root, new_root)})
+                    if root_key(s.root) == key else s for s in shells]
+    moved_agents = [a.model_copy(update={"root": new_root}) if root_key(a.root) == key else a
+                    for a in agents]
+    return moved_shells, moved_agents
+
+
 def tab_labels(roots: list[str]) -> dict[str, str]:
     """Distinct tab labels: a folder's name, or, when several open projects share that name,
     `name — parent` with as many parent folders as needed to tell them apart.

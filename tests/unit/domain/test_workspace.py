@@ -13,6 +13,7 @@ from app.core.domain.workspace import (
     Bounds,
     RestoredShell,
     WorkspaceDoc,
+    moved_path,
     shells_kept_at_quit,
     tab_labels,
     window_for_drop,
@@ -207,3 +208,10 @@ def test_a_quit_keeps_live_shells_then_pending_ones_of_projects_not_shown_once_e
     kept = shells_kept_at_quit(live, pending, ["/p/a"], ["/p/a", "/p/b", "/p/c"])
     # s2: a's cell is gone; s1: live already; s4: d's tab was closed.
     assert [s.session_id for s in kept] == ["s1", "s3"]
+
+
+def test_a_moved_project_rebases_the_paths_inside_it_only() -> None:
+    assert moved_path("/a/api/src", "/a/api", "/b/api") == "/b/api/src"
+    assert moved_path("/a/api/", "/a/api", "/b/api") == "/b/api"
+    assert moved_path("/a/apix/src", "/a/api", "/b/api") == "/a/apix/src"
+    assert moved_path("C:\\w\\api\\src", "C:\\w\\api", "D:/api") == "D:/api/src"

@@ -132,3 +132,23 @@ def test_a_shell_reopens_in_a_layout_that_was_not_active_at_quit() -> None:
     assert opened.layouts.active_id == default.active_id  # the active layout stays
     shown = {lay.id: [leaf.session for leaf in leaves(lay.root)] for lay in opened.layouts.layouts}
     assert shown[work.active_id] == ["s-restored"]
+
+
+def test_a_relocated_project_gets_back_the_shells_and_agents_its_old_folder_had_at_quit() -> None:
+    # Trial finding: relocating a project whose folder went missing lost its saved shell: the
+    # quit's record still named the old folder, so the new one reopened nothing.
+    fs = with_tabs("/w/alpha")
+    doc = json.loads(fs.files["/data/workspace.json"])
+    doc["restoredShells"] = [{"root": "/w/alpha", "sessionId": "s2", "cwd": "/w/alpha/src",
+                              "title": "bash 2"},
+                             {"root": "/w/other", "sessionId": "s5", "cwd": "/w/alpha/src"}]
+    doc["agentsRunningAtQuit"] = [{"root": "/w/alpha", "agentId": "a1"}]
+    fs.files["/data/workspace.json"] = json.dumps(doc)
+    started = service(fs, showing("/w/moved", "s2"))
+    started.relocate("/w/alpha", "/w/moved")
+    opened: list[tuple[Any, ...]] = []
+    terminals = SimpleNamespace(open_shell=lambda *args: opened.append(args))
+    assert started.restore_shells("/w/moved", terminals) == ["s2"]  # type: ignore[arg-type]
+    assert opened == [("/w/moved", "n1", 80, 24, "/w/moved/src", "s2", "bash 2")]
+    assert started.was_running("/w/moved", "a1") and not started.was_running("/w/alpha", "a1")
+    assert started.restored_shells["s5"].cwd == "/w/alpha/src"  # another project's: untouched

@@ -201,6 +201,8 @@ describe('windows and tabs', () => {
     await fireEvent.click(screen.getByTestId('relocate-submit'));
     await waitFor(() => expect(screen.queryByTestId('tab-missing')).toBeNull());
     expect(h.gateway.callsOf('windows.relocate')).toEqual([['/gone/proj', '/moved/proj']]);
+    // ... then opened again, so the shells the old folder showed at quit are reopened there.
+    await waitFor(() => expect(h.gateway.callsOf('windows.openSaved').slice(-2)).toEqual([['/moved/proj'], ['/moved/proj']]));
     expect(await screen.findByTestId('tab-proj')).toBeInTheDocument();
     expect(screen.queryByTestId('folder-not-found')).not.toBeInTheDocument();
     expect(h.workspace.activeRoot).toBe('/moved/proj');
