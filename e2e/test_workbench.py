@@ -175,6 +175,16 @@ def test_find_in_scrollback_counts_and_closes_back_to_the_terminal(launch, tmp_p
     find.fill("nowhere-at-all")
     wait_for(lambda: cell.locator('[data-testid="find-count"]').inner_text() == "No results",
              what="no results")
+    # A regular expression that does not compile says so, and why (a trial read "No results").
+    cell.locator('[data-testid="find-regex"]').click()
+    find.fill("needle-(")
+    wait_for(lambda: cell.locator('[data-testid="find-count"]').inner_text() == "Invalid pattern",
+             what="invalid pattern")
+    assert "Unterminated group" in (find.get_attribute("title") or "")
+    find.fill("needle-[35]")
+    wait_for(lambda: cell.locator('[data-testid="find-count"]').inner_text().endswith("of 2"),
+             what="2 regex matches")
+    find.focus()
     page.keyboard.press("Escape")
     wait_for(lambda: cell.locator('[data-testid="find-bar"]').count() == 0, what="find bar closed")
     # The keyboard is back in the terminal.
