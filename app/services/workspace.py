@@ -306,4 +306,3 @@ class _ReportingStore:
 
     def read_scrollback(self, name: str) -> str:
         return self._store.read_scrollback(name)
-
