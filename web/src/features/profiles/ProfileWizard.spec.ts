@@ -100,9 +100,26 @@ describe('Profiles… (the wizard after the first run)', () => {
 
     await waitFor(() => expect(screen.queryByTestId('wizard')).not.toBeInTheDocument());
     const [saved] = h.gateway.callsOf('profiles.save')[0] as [Profile[]];
-    expect(saved.map((p) => p.id)).toEqual(['claude-code', 'aider', 'my-llm']);
+    // the unticked Shell is sent unticked; the backend leaves it out, the catalogue's as is
+    expect(saved.map((p) => [p.id, p.enabled ?? true])).toEqual([['claude-code', true], ['aider', true], ['shell', false], ['my-llm', true]]);
     expect(saved.find((p) => p.id === 'aider')?.args).toEqual(['--model', 'x']);
     expect(h.workspace.profiles.map((p) => p.id)).toEqual(['claude-code', 'aider', 'my-llm']);
+  });
+
+  it('keeps a saved profile the user unticks, unticked, with its settings', async () => {
+    // Trial finding: an unticked custom CLI, or a built-in saved unticked with a path set, was
+    // dropped from profiles.json by the next Save, and the agents using it failed to launch.
+    const claude = BUILTIN_PROFILES.find((p) => p.id === 'claude-code')!;
+    const moved = { ...claude, command: '/opt/claude', enabled: false };
+    const h = harness({ installed: ['sh', 'myllm', '/opt/claude'], profiles: [shell, custom, moved] });
+    const wizard = await openProfiles(h);
+    expect(within(wizard).getByRole('checkbox', { name: /Claude Code/ })).not.toBeChecked();
+    await fireEvent.click(within(wizard).getByRole('checkbox', { name: /My LLM/ }));
+    await fireEvent.click(within(wizard).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByTestId('wizard')).not.toBeInTheDocument());
+    const stored = await h.gateway.profiles.list();
+    expect(stored.map((p) => [p.id, p.enabled ?? true, p.command])).toEqual([
+      ['claude-code', false, '/opt/claude'], ['shell', true, shell.command], ['my-llm', false, 'myllm']]);
   });
 
   it('keeps Save disabled with nothing ticked, and Cancel closes without saving', async () => {

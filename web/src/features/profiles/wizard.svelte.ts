@@ -33,6 +33,10 @@ export interface WizardRow {
   detection: ProfileDetection | null;
   /** Changed in the editor (or added) since loading: saved even when unticked. */
   edited: boolean;
+  /** In `profiles.json` when loaded: saved again even when unticked (`enabled: false`), so
+   * unticking never loses its settings nor breaks the agents that use it (the backend leaves
+   * out an unticked built-in the catalogue has as is). */
+  saved?: boolean;
 }
 
 /** Whether the row's command is known to be missing (the row cannot be ticked until it is fixed). */
@@ -189,7 +193,7 @@ export class ProfileWizard {
     const newId = freshId(id, this.#rows.map((r) => r.id));
     const profile: Profile = { ...structuredClone(row.profile), id: newId, name: `${row.name} (copy)` };
     delete profile.enabled;
-    this.#rows = [...this.#rows, { ...row, id: newId, name: profile.name, profile, custom: true, edited: true }];
+    this.#rows = [...this.#rows, { ...row, id: newId, name: profile.name, profile, custom: true, edited: true, saved: false }];
     this.#selected = { ...this.#selected, [newId]: false };
     this.#editing = newId;
   }
@@ -260,10 +264,10 @@ export class ProfileWizard {
   }
 
   /** Saves the ticked profiles (and, unticked as `enabled: false`, the ones the user added or
-   * changed); resolves to what the backend stored, or null on failure (the field at fault is
+   * changed and the ones saved before); resolves to what the backend stored, or null on failure (the field at fault is
    * opened in the editor). */
   async save(): Promise<Profile[] | null> {
-    const rows = this.#rows.filter((r) => r.profile && (this.#selected[r.id] || r.edited || (r.custom && r.profile.enabled === false)));
+    const rows = this.#rows.filter((r) => r.profile && (this.#selected[r.id] || r.edited || r.saved));
     const chosen = rows.map((r) => {
       const profile = { ...(r.profile as Profile) };
       if (this.#selected[r.id]) delete profile.enabled;
@@ -317,7 +321,7 @@ function withSavedProfiles(detected: WizardRow[], current: Profile[]): WizardRow
     const profile = saved.get(r.id);
     if (!profile) return r;
     const same = profile.command === r.profile?.command;
-    return { ...r, name: profile.name || r.name, command: profile.command, profile, detection: same ? r.detection : null };
+    return { ...r, name: profile.name || r.name, command: profile.command, profile, detection: same ? r.detection : null, saved: true };
   });
   const custom = current.filter((p) => !rows.some((r) => r.id === p.id));
   return [...rows, ...custom.map(customRow)];
@@ -346,5 +350,5 @@ function toRow(id: string, detection: ProfileDetection | null, platform: string)
 
 function customRow(profile: Profile): WizardRow {
   const name = profile.name || profile.id;
-  return { id: profile.id, name, command: profile.command, installed: false, version: null, profile, custom: true, detection: null, edited: false };
+  return { id: profile.id, name, command: profile.command, installed: false, version: null, profile, custom: true, detection: null, edited: false, saved: true };
 }

@@ -714,9 +714,11 @@ export class MockBackend {
               throw new GatewayError('INVALID', `${field}: '${profile.command}' was not found on the PATH`, { field });
             }
           });
-          this.#savedProfiles = structuredClone(profiles);
+          // Like the backend (`profiles_to_store`): an unticked built-in left as the catalogue has it is not written.
+          const stored = profiles.filter((p) => p.enabled !== false || !isUntouchedBuiltin(p));
+          this.#savedProfiles = structuredClone(stored);
           this.#options.firstRun = false;
-          return profiles;
+          return stored;
         }),
       test: (profile: Profile) => this.#reply<ProfileDetection>('profiles.test', [profile], () => this.#detect(profile)),
       templates: () => this.#reply<ProfileTemplate[]>('profiles.templates', [], () => structuredClone(PROFILE_TEMPLATES)),
@@ -1353,6 +1355,16 @@ export class MockBackend {
 }
 
 /** What the bridge would deliver: the JSON round trip drops `undefined` and copies. */
+/** Whether `profile`, ticked, is the built-in catalogue's as is. */
+function isUntouchedBuiltin(profile: Profile): boolean {
+  const builtin = BUILTIN_PROFILES.find((p) => p.id === profile.id);
+  const canonical = (value: unknown): string =>
+    JSON.stringify(value, (_key, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+    );
+  return builtin !== undefined && canonical({ ...profile, enabled: undefined }) === canonical(builtin);
+}
+
 function overTheWire<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
