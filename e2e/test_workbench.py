@@ -175,12 +175,25 @@ def test_find_in_scrollback_counts_and_closes_back_to_the_terminal(launch, tmp_p
     find.fill("nowhere-at-all")
     wait_for(lambda: cell.locator('[data-testid="find-count"]').inner_text() == "No results",
              what="no results")
+    # Aa on the same query searches again (a trial saw "? of 5" kept for a case-sensitive NEEDLE).
+    find.fill("NEEDLE-")
+    wait_for(lambda: cell.locator('[data-testid="find-count"]').inner_text().endswith("of 5"),
+             what="5 matches, any case")
+    cell.locator('[data-testid="find-case"]').click()
+    wait_for(lambda: cell.locator('[data-testid="find-count"]').inner_text() == "No results",
+             what="none in upper case")
+    cell.locator('[data-testid="find-case"]').click()
+    wait_for(lambda: cell.locator('[data-testid="find-count"]').inner_text().endswith("of 5"),
+             what="5 again, any case")
     # A regular expression that does not compile says so, and why (a trial read "No results").
+    assert cell.locator(".xterm-selection div").count() > 0  # the match shown is selected
     cell.locator('[data-testid="find-regex"]').click()
     find.fill("needle-(")
     wait_for(lambda: cell.locator('[data-testid="find-count"]').inner_text() == "Invalid pattern",
              what="invalid pattern")
     assert "Unterminated group" in (find.get_attribute("title") or "")
+    # ... and leaves no earlier match selected
+    wait_for(lambda: cell.locator(".xterm-selection div").count() == 0, what="no selection")
     find.fill("needle-[35]")
     wait_for(lambda: cell.locator('[data-testid="find-count"]').inner_text().endswith("of 2"),
              what="2 regex matches")

@@ -255,6 +255,9 @@ export class TerminalHub {
   #scrollbackLines = 10_000;
   /** Search results by session, for the find bar; per-key reactive. */
   #searchResults = new SvelteMap<string, SearchResults>();
+  /** The options of each session's last search (`caseSensitive/regex`). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+  #findOptions = new Map<string, string>();
   /** Sessions whose screen is looked at for what means its CLI waits for its human (`watchScreen`). */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
   #screenWatches = new Map<string, { texts: readonly string[]; timer: ReturnType<typeof setTimeout> | undefined }>();
@@ -716,6 +719,7 @@ export class TerminalHub {
   #released(sessionId: string): void {
     this.#status.delete(sessionId);
     this.#searchResults.delete(sessionId);
+    this.#findOptions.delete(sessionId);
     this.#sequences.forget(sessionId);
     this.#typed.delete(sessionId);
   }
@@ -852,10 +856,21 @@ export class TerminalHub {
       return false;
     }
     const opts: ISearchOptions = { ...options, decorations: SEARCH_DECORATIONS };
+    const said = `${options.caseSensitive === true}/${options.regex === true}`;
+    if (this.#findOptions.get(sessionId) !== said) {
+      // @xterm/addon-search 0.16 records new options before comparing them with the last
+      // ones, so toggling Aa on the same query kept the old matches (a trial saw "? of 31"
+      // for a case-sensitive FOO): an empty search first makes it forget its cached query.
+      entry.search.clearDecorations();
+      entry.search.findNext('', opts);
+      this.#findOptions.set(sessionId, said);
+    }
     try {
       return backwards ? entry.search.findPrevious(query, opts) : entry.search.findNext(query, opts);
     } catch {
-      // an unfinished regular expression: nothing found yet
+      // an unfinished regular expression: nothing found yet, and no earlier match left shown
+      entry.search.clearDecorations();
+      entry.term.clearSelection();
       this.#searchResults.set(sessionId, { index: -1, count: 0 });
       return false;
     }
@@ -869,6 +884,7 @@ export class TerminalHub {
   clearSearch(sessionId: string): void {
     this.#pool.get(sessionId)?.search.clearDecorations();
     this.#searchResults.delete(sessionId);
+    this.#findOptions.delete(sessionId);
   }
 
   hasSelection(sessionId: string): boolean {
