@@ -246,6 +246,17 @@ describe('Profile editor', () => {
     expect(saved.find((p) => p.id === 'acp-agent')).toMatchObject({ structured: { protocol: 'acp', args: ['acp'] }, enabled: false });
   });
 
+  it('names a second profile from the same template apart', async () => {
+    const h = harness({ installed: ['sh', 'claude'] });
+    const w = await open(h);
+    await w.findByRole('checkbox', { name: /Shell/ });
+    for (let i = 0; i < 2; i++) await fireEvent.change(w.getByTestId('add-profile'), { target: { value: 'acp-agent' } });
+    const added = [...w.getAllByRole('checkbox')].map((box) => box.getAttribute('name')).filter((n) => n?.startsWith('acp-agent'));
+    expect(added).toHaveLength(2);
+    const names = added.map((id) => w.getByTestId(`profile-row-${id}`).querySelector('.name')?.textContent);
+    expect(names[1]).toBe(`${names[0]} 2`);
+  });
+
   it('opens the profile a refused save names, with the message next to its field', async () => {
     const h = harness({ installed: ['sh', 'claude'] });
     const w = await open(h);
@@ -254,5 +265,8 @@ describe('Profile editor', () => {
     await fireEvent.click(w.getByRole('button', { name: 'Save' }));
     expect(await w.findByTestId('profile-editor')).toHaveAttribute('data-profile', 'claude-code');
     expect(within(w.getByTestId('profile-editor')).getByRole('alert')).toHaveTextContent('PATH is set by IdeA');
+    expect(w.getByTestId('pe-env')).toHaveFocus(); // the field at fault, focused
+    // named as the user knows it, not by its index in the list sent
+    expect(w.getByText(/^Could not save profiles:/)).toHaveTextContent('Could not save profiles: Claude Code: env.PATH: PATH is set by IdeA');
   });
 });

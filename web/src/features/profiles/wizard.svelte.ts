@@ -205,7 +205,11 @@ export class ProfileWizard {
       ? structuredClone(found.profile)
       : { id: 'custom', name: 'Custom CLI', command: '', args: [], contextInjection: { strategy: 'conventionFile', target: 'AGENTS.md' } };
     const id = templateId(found?.id ?? 'custom', this.#rows.map((r) => r.id));
-    const profile: Profile = { ...base, id };
+    // A second Custom CLI is "Custom CLI 2": rows and agents' profile lists tell them apart.
+    const names = this.#rows.map((r) => r.name);
+    let name = base.name;
+    for (let n = 2; names.includes(name); n++) name = `${base.name} ${n}`;
+    const profile: Profile = { ...base, id, name };
     this.#rows = [
       ...this.#rows,
       { id, name: profile.name, command: profile.command, installed: false, version: null, profile, custom: true, detection: null, edited: true },
@@ -289,12 +293,15 @@ export class ProfileWizard {
       return await this.#gateway.profiles.save(chosen);
     } catch (error) {
       const failure = asGatewayError(error);
-      this.#error = `Could not save profiles: ${failure.message}`;
       const field = typeof failure.details.field === 'string' ? failure.details.field : '';
       const at = /^profiles\[(\d+)\]\.?(.*)$/.exec(field);
       const row = at ? rows[Number(at[1])] : undefined;
+      // The backend names the field by its index in the list sent (`profiles[0].command`); the
+      // user knows the profile by its name (a trial read "profiles[0].command: …").
+      const message = row ? failure.message.replace(/^profiles\[\d+\]\.?/, `${row.name}: `) : failure.message;
+      this.#error = `Could not save profiles: ${message}`;
       if (at && row) {
-        this.#fieldError = { id: row.id, field: at[2] ?? '', message: failure.message };
+        this.#fieldError = { id: row.id, field: at[2] ?? '', message };
         this.#editing = row.id;
       }
       return null;
