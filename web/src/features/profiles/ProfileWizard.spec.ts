@@ -166,9 +166,11 @@ describe('Profile editor', () => {
     expect(w.queryByTestId('pe-test-state')).not.toBeInTheDocument();
     // A trial saw the row say "configured" for a path nobody had tried.
     expect(w.getByTestId('detect-codex-cli')).toHaveTextContent('not tested');
+    expect(w.getByTestId('install-codex-cli')).toBeInTheDocument(); // until Test finds it
     await fireEvent.click(w.getByTestId('pe-test'));
     expect(await w.findByTestId('pe-test-state')).toHaveTextContent('found');
     expect(w.getByTestId('detect-codex-cli')).toHaveTextContent('installed');
+    expect(w.queryByTestId('install-codex-cli')).not.toBeInTheDocument();
     expect(w.getByTestId('pe-test-state')).toHaveTextContent('/opt/codex/bin/codex');
     expect(w.getByTestId('pe-test-output')).toHaveTextContent('/opt/codex/bin/codex 1.0.0');
     expect(h.gateway.callsOf('profiles.test').at(-1)?.[0]).toMatchObject({ id: 'codex-cli', command: '/opt/codex/bin/codex' });

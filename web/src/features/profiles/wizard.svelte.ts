@@ -37,6 +37,9 @@ export interface WizardRow {
    * unticking never loses its settings nor breaks the agents that use it (the backend leaves
    * out an unticked built-in the catalogue has as is). */
   saved?: boolean;
+  /** How to install the catalogue's CLI, kept from its last detection while an edited command
+   * is not tested yet (the hint stays until Test finds it). */
+  install?: string | null;
 }
 
 /** Whether the row's command is known to be missing (the row cannot be ticked until it is fixed). */
@@ -161,6 +164,7 @@ export class ProfileWizard {
         command: profile.command,
         edited: true,
         detection: commandChanged ? null : r.detection,
+        install: commandChanged ? (r.detection?.install ?? r.install ?? null) : r.install,
         installed: commandChanged ? false : r.installed,
         version: commandChanged ? null : r.version,
       };
