@@ -194,7 +194,10 @@ describe('Profile editor', () => {
     await set('pe-env', 'MY_VAR=1\nOTHER={projectRoot}/x');
     await set('pe-target', 'CLAUDE.md');
     await set('pe-prompt-ready', '> $');
+    await set('pe-submit', '\\q\\z');
+    expect(w.getByTestId('pe-submit-note')).toHaveTextContent('\\q \\z: not a key');
     await set('pe-submit', '\\r\\n');
+    expect(w.queryByTestId('pe-submit-note')).not.toBeInTheDocument();
     await set('pe-access', '--add-dir\n{projectRoot}');
     await set('pe-resume-flag', '--resume');
     await fireEvent.change(w.getByTestId('pe-structured'), { target: { value: 'acp' } });
