@@ -12,6 +12,7 @@ from app.bridge.window_manager import WindowManager
 from app.core.errors import INVALID, AppError
 from app.core.ports import ProcessInspector
 from app.services import AppServices
+from app.services.views import ProjectView
 from app.services.workspace import WorkspaceService
 
 
@@ -55,9 +56,13 @@ class WindowsApi:
         self._m.move_tab(_root(root), str(windowId), _index(index))
 
     @exposed
-    def relocate(self, oldRoot: str, newRoot: str) -> None:  # noqa: N803
-        """A tab whose folder is missing now shows `newRoot`."""
-        self._m.relocate(_root(oldRoot), _root(newRoot))
+    def relocate(self, oldRoot: str, newRoot: str) -> dto.Json:  # noqa: N803
+        """A tab whose folder is missing now shows the project at `newRoot` (as `openSaved`),
+        in place; the shells the last quit saved in `oldRoot` reopen there. Raises as
+        `projects.open` (the tab stays as it was)."""
+        view = self._services.projects.open(_root(newRoot))
+        self._m.relocate(_root(oldRoot), view.root)
+        return self._with_restored_shells(view)
 
     @exposed
     def dragStart(self, root: str) -> None:
@@ -125,7 +130,9 @@ class WindowsApi:
     def openSaved(self, root: str) -> dto.Json:
         """Open a tab of the saved workspace: the project (as `projects.open`), with the shells
         its cells showed at the last quit reopened first (their old output shown, marked)."""
-        view = self._services.projects.open(_root(root))
+        return self._with_restored_shells(self._services.projects.open(_root(root)))
+
+    def _with_restored_shells(self, view: ProjectView) -> dto.Json:
         if self._workspace.restore_shells(view.root, self._services.terminals):
             view = self._services.projects.view(view.root)
         return dto.project_dto(view, self._services.orchestrator.queue_depth).wire()

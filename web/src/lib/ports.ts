@@ -642,7 +642,8 @@ export interface WindowsGateway {
   /** Reorder within a window or move to window `windowId` at `index` (default: last). */
   moveTab(root: string, windowId: string, index?: number): Promise<null>;
   /** A tab whose folder went missing shows `newRoot` instead. */
-  relocate(oldRoot: string, newRoot: string): Promise<null>;
+  /** The missing tab `oldRoot` shows the project at `newRoot` (opened as `openSaved`, its saved shells reopened there). */
+  relocate(oldRoot: string, newRoot: string): Promise<ProjectDTO>;
   dragStart(root: string): Promise<null>;
   /** The dragged tab (of any window) was dropped on this tab bar at gap `index` of its tabs as shown (the dragged one included). */
   dropTab(index: number): Promise<boolean>;

@@ -393,11 +393,8 @@ export class Workspace {
     const target = folder.trim();
     if (!target) return 'Type or pick the folder the project is in now.';
     try {
-      const found = await this.#gateway.windows.openSaved(target);
-      await this.#gateway.windows.relocate(root, found.root);
-      // Opened again, and only then shown, now that the workspace knows the move: the shells
-      // the old folder showed at the last quit come back in the new one (a trial lost them).
-      const dto = await this.#gateway.windows.openSaved(found.root);
+      // Opened with the shells the old folder showed at the last quit (a trial lost them).
+      const dto = await this.#gateway.windows.relocate(root, target);
       this.#missing = this.#missing.filter((m) => m.root !== root);
       // The tab keeps its place in the bar.
       this.#order = this.#order.map((r) => (r === root ? dto.root : r));

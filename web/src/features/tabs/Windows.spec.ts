@@ -200,9 +200,8 @@ describe('windows and tabs', () => {
     await waitFor(() => expect(path.value).toBe('/moved/proj'));
     await fireEvent.click(screen.getByTestId('relocate-submit'));
     await waitFor(() => expect(screen.queryByTestId('tab-missing')).toBeNull());
-    expect(h.gateway.callsOf('windows.relocate')).toEqual([['/gone/proj', '/moved/proj']]);
-    // ... then opened again, so the shells the old folder showed at quit are reopened there.
-    await waitFor(() => expect(h.gateway.callsOf('windows.openSaved').slice(-2)).toEqual([['/moved/proj'], ['/moved/proj']]));
+    // the refused '/nowhere' first (the tab stayed), then the folder that opened
+    expect(h.gateway.callsOf('windows.relocate')).toEqual([['/gone/proj', '/nowhere'], ['/gone/proj', '/moved/proj']]);
     expect(await screen.findByTestId('tab-proj')).toBeInTheDocument();
     expect(screen.queryByTestId('folder-not-found')).not.toBeInTheDocument();
     expect(h.workspace.activeRoot).toBe('/moved/proj');

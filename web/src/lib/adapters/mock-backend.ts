@@ -652,13 +652,15 @@ export class MockBackend {
           return null;
         }),
       relocate: (oldRoot: string, newRoot: string) =>
-        this.#reply('windows.relocate', [oldRoot, newRoot], () => {
+        this.#reply<ProjectDTO>('windows.relocate', [oldRoot, newRoot], () => {
+          const project = this.#existing(newRoot);
+          if (!project) throw new GatewayError('NOT_FOUND', `${newRoot}: folder not found`);
           for (const w of this.windows) {
             w.tabs = w.tabs.map((t) => (t === oldRoot ? newRoot : t));
             if (w.activeRoot === oldRoot) w.activeRoot = newRoot;
           }
           this.#emitWorkspace();
-          return null;
+          return this.#dto(project);
         }),
       dragStart: (root: string) => this.#reply('windows.dragStart', [root], () => null),
       dropTab: (index: number) => this.#reply('windows.dropTab', [index], () => false),
@@ -1354,7 +1356,6 @@ export class MockBackend {
   }
 }
 
-/** What the bridge would deliver: the JSON round trip drops `undefined` and copies. */
 /** Whether `profile`, ticked, is the built-in catalogue's as is. */
 function isUntouchedBuiltin(profile: Profile): boolean {
   const builtin = BUILTIN_PROFILES.find((p) => p.id === profile.id);
@@ -1365,6 +1366,7 @@ function isUntouchedBuiltin(profile: Profile): boolean {
   return builtin !== undefined && canonical({ ...profile, enabled: undefined }) === canonical(builtin);
 }
 
+/** What the bridge would deliver: the JSON round trip drops `undefined` and copies. */
 function overTheWire<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
