@@ -116,10 +116,12 @@ export interface TerminalsStats {
   collections: number;
 }
 
-/** What a search in a terminal found: the match shown (0-based, -1 none) of how many. */
+/** What a search in a terminal found: the match shown (0-based, -1 none) of how many; `invalid`:
+ * why the query is no regular expression (regex searches only). */
 export interface SearchResults {
   index: number;
   count: number;
+  invalid?: string;
 }
 
 /** Search options of the find bar, as `@xterm/addon-search` takes them. */
@@ -867,11 +869,11 @@ export class TerminalHub {
     }
     try {
       return backwards ? entry.search.findPrevious(query, opts) : entry.search.findNext(query, opts);
-    } catch {
+    } catch (error) {
       // an unfinished regular expression: nothing found yet, and no earlier match left shown
       entry.search.clearDecorations();
       entry.term.clearSelection();
-      this.#searchResults.set(sessionId, { index: -1, count: 0 });
+      this.#searchResults.set(sessionId, { index: -1, count: 0, invalid: error instanceof Error ? error.message : String(error) });
       return false;
     }
   }
