@@ -98,8 +98,23 @@ describe('TerminalView', () => {
     h.gateway.push({ events: [{ type: 'sessionExited', root: '/p', sessionId: 's1', exitCode: 3 }] });
     await settle();
 
-    expect(h.terminals.textOf('s1')).toContain('[process exited with code 3]');
+    expect(h.terminals.textOf('s1').split('[process exited with code 3]')).toHaveLength(2);
     expect(h.terminals.statusOf('s1')?.alive).toBe(false);
+  });
+
+  it('says a session ended before its view attached ended, once, after its scrollback', async () => {
+    // CI finding: a CLI quitting at once ended before the cell's view existed; the view showed
+    // its last words and no exit line.
+    const h = harness();
+    h.gateway.seedSession({ sessionId: 's1', root: '/p', alive: false, exitCode: 3, scrollback: 'about to die\r\n' });
+    h.gateway.push({ events: [{ type: 'sessionExited', root: '/p', sessionId: 's1', exitCode: 3 }] });
+    await settle();
+    render(TerminalView, { props: { sessionId: 's1' }, context: h.context });
+    await settle();
+
+    const text = h.terminals.textOf('s1');
+    expect(text).toMatch(/about to die[\s\S]*\[process exited with code 3\]/);
+    expect(text.split('[process exited').length - 1).toBe(1);
   });
 
   it('detaches the session once no view of this window shows it', async () => {

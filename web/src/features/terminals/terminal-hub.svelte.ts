@@ -95,6 +95,8 @@ interface PooledTerminal {
   replaying: boolean;
   /** The scrollback is being replayed: xterm.js's answers to the queries in it are dropped. */
   replayingAnswers: boolean;
+  /** The `[process exited …]` line is written (or queued): a session's end is said once per view. */
+  exitSaid: boolean;
 }
 
 /** What a terminal holds, for the memory bench (`window.__ideaTerminalStats`). */
@@ -546,6 +548,7 @@ export class TerminalHub {
       scroll: new ScrollKeeper(),
       replaying: false,
       replayingAnswers: false,
+      exitSaid: false,
     };
     entry.disposables.push(
       search.onDidChangeResults(({ resultIndex, resultCount }) =>
@@ -649,6 +652,9 @@ export class TerminalHub {
       const exitCode = this.#status.get(sessionId)?.exitCode ?? result.exitCode;
       this.#status.set(sessionId, { attached: true, alive, exitCode });
       if (alive) this.#sendSize(entry);
+      // A process that ended before this view existed (a CLI quitting at once, or a view made
+      // after the end) is said ended too, after the scrollback it left.
+      else if (result.alive === false) this.#sayExited(entry, exitCode);
       entry.portal?.pump();
       this.#screenTouched(sessionId); // the repainted screen may be one that waits for the human
     } catch (error) {
@@ -711,10 +717,16 @@ export class TerminalHub {
     const previous = this.#status.get(sessionId);
     if (previous) this.#status.set(sessionId, { attached: previous.attached, alive: false, exitCode });
     const entry = this.#pool.get(sessionId);
-    if (!entry) return;
+    if (entry) this.#sayExited(entry, exitCode);
+  }
+
+  /** Writes `[process exited with code N]` once, after the output still queued or pending. */
+  #sayExited(entry: PooledTerminal, exitCode: number | null): void {
+    if (entry.exitSaid) return;
+    entry.exitSaid = true;
     const line = `\r\n\x1b[90m[process exited${exitCode === null ? '' : ` with code ${exitCode}`}]\x1b[0m\r\n`;
     if (entry.pending) entry.pending.push({ text: line, offset: undefined });
-    else this.#feed.feed(sessionId, line, false); // after the output still queued
+    else this.#feed.feed(entry.sessionId, line, false);
   }
 
   /** `sessionReleased`: the backend forgot the session; so does the hub (status, keystroke seq). */
