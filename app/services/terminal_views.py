@@ -11,12 +11,15 @@ import time
 from collections.abc import Callable
 
 from app.core.domain.ack_frontier import AckFrontier
-from app.core.domain.flow_window import FlowTuning, FlowWindow, crowded
+from app.core.domain.flow_window import FlowTuning, FlowWindow, PageLoad, crowded, page_load
 from app.core.domain.sessions import TerminalChunk
 from app.core.ports import TerminalHost
 from app.services.terminal_bus import ChunkConsumer, Snapshot, TerminalOutputBus
 
 log = logging.getLogger(__name__)
+
+#: How often the page's load is measured for the flow windows (s): 16 floods ack ~600 times/s.
+LOAD_EVERY_S = 0.05
 
 #: `listener(session_id, view, attached)`: a view started (True) or stopped showing a session.
 ViewListener = Callable[[str, str, bool], None]
@@ -34,6 +37,7 @@ class TerminalViews:
         self._lock = threading.Lock()
         self._frontiers: dict[str, AckFrontier] = {}
         self._windows: dict[str, FlowWindow] = {}
+        self._page_load, self._load_at = PageLoad({}), float("-inf")
         bus.tap(self._produced)
         self._listeners: tuple[ViewListener, ...] = ()
 
@@ -92,12 +96,20 @@ class TerminalViews:
             window = self._windows.get(session_id)
             if due and window is not None:
                 now = self._clock()
-                retune = window.acked(due, now, crowded(session_id, self._windows, now))
+                retune = window.acked(due, now, crowded(session_id, self._windows, now),
+                                      self._load(now).bound(session_id, window.tuning))
         if retune is not None:
             log.debug("flow window of %s: %d/%d chars", session_id, *retune)
             self._terminals.set_flow_window(session_id, *retune)
         if due:
             self._terminals.ack(session_id, due)
+
+    def _load(self, now: float) -> PageLoad:
+        """The page's load (`page_load`), measured at most every `LOAD_EVERY_S` (under the
+        lock): every session's ack would otherwise scan every window's acks."""
+        if now - self._load_at >= LOAD_EVERY_S:
+            self._page_load, self._load_at = page_load(self._windows, now), now
+        return self._page_load
 
     def typed(self, session_id: str) -> None:
         """Input was written to the session: its flow window is boosted for a while

@@ -43,6 +43,12 @@ the early short samples aged out: with sixteen floods sharing the page every sam
 the session's own backlog, so the window grew to twice that backlog, and again (0.7–1.3 M
 characters each after 15 s, measured), and Ctrl-C waited for it.
 
+One of several floods is bounded by the page's load as well (`PageLoad.bound`, issue 11,
+`docs/benchmarks.md` sitting 20): its delay is a round of the page's turns among the floods,
+which its own ProbeRTT cannot drain, and its best rate the bursts of its turns, so the estimate
+above held 0.5–3 M characters each; the bound keeps what its Ctrl-C waits behind to what the
+whole page parses in `shared_drain_s`.
+
 Input opens the gate at once (`typed`): a keystroke lets the reader take `boost_chars` more
 than is unacknowledged, so what follows a Ctrl-C is read now, not once the page has parsed half
 of the backlog (measured: the reader waited 50–200 ms for acks with sixteen floods). At most
@@ -72,7 +78,12 @@ class FlowTuning:
     left alone; `boost_chars`/`boost_s`: after input to the session, the window is at least
     that many characters for that long (s), so Ctrl-C in one of many floods, each on a small
     window, reaches its prompt in one turnover of the window rather than several (ADR 020);
-    `probe_s`: the longest a ProbeRTT drain lasts (s) before the window comes back anyway."""
+    `probe_s`: the longest a ProbeRTT drain lasts (s) before the window comes back anyway;
+    `shared_drain_s`/`shared_queue_s`: while other sessions flood too, the window is at most
+    what the whole page consumes in `shared_drain_s` (s), so what a Ctrl-C waits behind stays
+    that short however the session's own rate and delay are estimated, and at least in
+    `shared_queue_s` (s) shared by the floods, so together they keep the page fed
+    (`PageLoad.bound`)."""
 
     min_chars: int = 32_000
     max_chars: int = 4_000_000
@@ -88,18 +99,20 @@ class FlowTuning:
     boost_chars: int = 256_000
     boost_s: float = 1.0
     probe_s: float = 5.0
+    shared_drain_s: float = 0.08
+    shared_queue_s: float = 0.3
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_chars <= self.start_chars <= self.max_chars:
             raise ValueError("need 2 <= min_chars <= start_chars <= max_chars")
         if not self.min_chars <= self.boost_chars <= self.max_chars or self.boost_s < 0:
             raise ValueError("need min_chars <= boost_chars <= max_chars and boost_s >= 0")
-        if min(self.gain, self.crowded_gain, self.min_travel_s, self.filter_s, self.probe_s) <= 0 \
+        if min(self.gain, self.crowded_gain, self.min_travel_s, self.filter_s, self.probe_s,
+               self.shared_drain_s, self.shared_queue_s) <= 0 \
                 or min(self.crowd_s, self.drain_s, self.change) < 0 \
                 or self.history_s <= self.min_travel_s:
-            raise ValueError("gains, min_travel_s, filter_s, probe_s > 0; crowd_s, drain_s, "
-                             "change >= 0; "
-                             "history_s > min_travel_s")
+            raise ValueError("gains, min_travel_s, filter_s, probe_s, shared_*_s > 0; "
+                             "crowd_s, drain_s, change >= 0; history_s > min_travel_s")
 
 
 class FlowWindow:
@@ -219,6 +232,17 @@ class FlowWindow:
         page acks at least 4096 characters at a time: an echo alone is never acked)."""
         return bool(self._history) and now - self._history[-1][0] <= self.tuning.crowd_s
 
+    def delivery(self, now: float, span_s: float = 1.0) -> float:
+        """Characters/s the views acknowledged over the last `span_s` s (over the acks kept,
+        when they cover less; 0.0 before two acks)."""
+        acked, since = self._acked, now
+        for t, count in reversed(self._history):
+            since, acked = t, count
+            if now - t >= span_s:
+                break
+        return (self._acked - acked) / (now - since) if now - since >= self.tuning.min_travel_s \
+            else 0.0
+
     def typing(self, now: float) -> bool:
         """Whether input reached the session within `boost_s` of `now` (`typed`)."""
         return now < self._boost_until
@@ -228,9 +252,11 @@ class FlowWindow:
         (its echo must not wait behind a flood elsewhere in the page)."""
         return self.flooding(now) or self.typing(now)
 
-    def acked(self, chars: int, now: float, crowded: bool = False) -> tuple[int, int] | None:
+    def acked(self, chars: int, now: float, crowded: bool = False,
+              bound: float | None = None) -> tuple[int, int] | None:
         """The views consumed `chars` more characters at `now`; `crowded`: another session
-        `crowds(now)`, so the window holds `crowded_gain` round trips."""
+        `crowds(now)`, so the window holds `crowded_gain` round trips; `bound` (characters,
+        None: none): the most the page's load lets it hold (`PageLoad.bound`)."""
         if chars <= 0:
             return None
         self._acked += chars
@@ -270,6 +296,8 @@ class FlowWindow:
         wanted = t.crowded_gain * rate * rtt
         if not crowded:  # the extra round trips only while they drain within `drain_s`
             wanted = max(wanted, min(t.gain * rate * rtt, rate * t.drain_s))
+        if bound is not None:
+            wanted = min(wanted, bound)
         high = int(min(t.max_chars, max(t.min_chars, wanted)))
         if now < self._boost_until:
             high = max(high, t.boost_chars)
@@ -277,6 +305,45 @@ class FlowWindow:
             return None
         self.high = high
         return self.high, self.low
+
+
+@dataclass(frozen=True)
+class PageLoad:
+    """What the page consumed of each flooding session over the last second (`deliveries`:
+    session id → characters/s; `rate`: their sum). Measured by `page_load`."""
+
+    deliveries: Mapping[str, float]
+
+    @property
+    def rate(self) -> float:
+        return sum(self.deliveries.values())
+
+    def bound(self, session_id: str, tuning: FlowTuning) -> float | None:
+        """The most `session_id`'s window may hold (characters), or None (no bound): the page's
+        rate × `shared_drain_s`, or × `shared_queue_s` ÷ the floods when that is more (a few
+        floods together keep the page fed). Only while another session floods, and never for
+        a session taking half the page or more: bounding it by the page's rate would bound it
+        by its own, and a round trip longer than the bound would shrink it turn after turn.
+
+        Why (issue 11, `docs/benchmarks.md` sitting 20): with sixteen floods each session's
+        delay is a round of the page's turns (0.4–0.6 s: its ProbeRTT drains its own queue,
+        not the others'), and its best rate the bursts of its turns (about twice its share),
+        so the windows ran to 0.5–3 M characters, 0.1–0.5 s of the page's parsing ahead of a
+        Ctrl-C (painted worst 180–268 ms; with the bound 126–137).
+        The page's rate does not depend on one session's window while the others keep it
+        busy, so the bound does not collapse the way a drain bound on the session's own rate
+        did (ADR 008)."""
+        rate = self.rate
+        if not any(sid != session_id for sid in self.deliveries) \
+                or 2 * self.deliveries.get(session_id, 0.0) > rate:
+            return None
+        return rate * max(tuning.shared_drain_s, tuning.shared_queue_s / len(self.deliveries))
+
+
+def page_load(windows: Mapping[str, FlowWindow], now: float) -> PageLoad:
+    """The `PageLoad` of `windows` (session id → its window) at `now`: the sessions whose
+    output the views acknowledged lately (`flooding`)."""
+    return PageLoad({sid: w.delivery(now) for sid, w in windows.items() if w.flooding(now)})
 
 
 def crowded(session_id: str, windows: Mapping[str, FlowWindow], now: float) -> bool:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.domain.flow_window import FlowTuning, FlowWindow, crowded
+from app.core.domain.flow_window import FlowTuning, FlowWindow, PageLoad, crowded, page_load
 
 
 def drive(window: FlowWindow, seconds: float, chars_per_s: float, delay_s: float,
-          start: float = 0.0, tick_s: float = 0.02, crowded: bool = False) -> list[tuple[int, int]]:
+          start: float = 0.0, tick_s: float = 0.02, crowded: bool = False,
+          bound: float | None = None) -> list[tuple[int, int]]:
     """Output produced at `chars_per_s`, each tick's share acked `delay_s` later (whole
-    milliseconds, so no float drift moves an ack by a tick); `crowded`: other sessions flood."""
+    milliseconds, so no float drift moves an ack by a tick); `crowded`: other sessions flood;
+    `bound`: the most the page's load lets the window hold (chars)."""
     changes = []
     per_tick = int(chars_per_s * tick_s)
     tick, delay, begin = round(tick_s * 1000), round(delay_s * 1000), round(start * 1000)
@@ -20,7 +22,7 @@ def drive(window: FlowWindow, seconds: float, chars_per_s: float, delay_s: float
         pending.append((ms + delay, per_tick))
         while pending and pending[0][0] <= ms:
             _, chars = pending.pop(0)
-            got = window.acked(chars, ms / 1000, crowded)
+            got = window.acked(chars, ms / 1000, crowded, bound)
             if got:
                 changes.append(got)
     return changes
@@ -113,6 +115,10 @@ def test_tuning_is_validated() -> None:
         FlowTuning(crowded_gain=0)
     with pytest.raises(ValueError):
         FlowTuning(crowd_s=-1)
+    with pytest.raises(ValueError):
+        FlowTuning(shared_drain_s=0)
+    with pytest.raises(ValueError):
+        FlowTuning(shared_queue_s=0)
 
 
 def test_a_window_limited_flood_grows_its_window_despite_jittery_round_trips() -> None:
@@ -287,3 +293,61 @@ def test_the_first_keystroke_opens_a_paused_gate_later_ones_add_nothing() -> Non
     page_model(w, 1.0, page_chars_per_s=500_000, base_s=0.3, crowded=True, start=3.95)
     assert w.unacked > w.low
     assert w.typed(5.0) is not None  # a second later, the next keystroke opens it again
+
+
+def test_one_of_many_floods_holds_at_most_a_short_drain_of_the_whole_page() -> None:
+    # one of sixteen floods: its reads wait a whole round of the page (0.45 s) behind the
+    # others' turns, so two round trips of its own rate would hold 0.9 M characters, 0.14 s of
+    # the whole page's parsing ahead of its Ctrl-C; the bound keeps 0.05 s of it
+    tuning = FlowTuning(max_chars=100_000_000, shared_drain_s=0.05, shared_queue_s=0.3)
+    floods = {f"s{i}": 406_250.0 for i in range(16)}  # 6.5 M chars/s shared
+    bound = PageLoad(floods).bound("s0", tuning)
+    assert bound == pytest.approx(6_500_000 * 0.05)
+    unbound = FlowWindow(tuning)
+    drive(unbound, 3.0, chars_per_s=1_000_000, delay_s=0.45, crowded=True)
+    assert unbound.high == pytest.approx(2 * 1_000_000 * 0.45, rel=0.25)
+    w = FlowWindow(tuning)
+    drive(w, 3.0, chars_per_s=1_000_000, delay_s=0.45, crowded=True, bound=bound)
+    assert w.high == round(bound)
+
+
+def test_a_few_floods_together_keep_the_page_fed() -> None:
+    tuning = FlowTuning(shared_drain_s=0.05, shared_queue_s=0.3)
+    three = PageLoad({"a": 2e6, "b": 2e6, "c": 2e6})
+    assert three.bound("a", tuning) == pytest.approx(6e6 * 0.1)  # 0.3 s shared by three
+
+
+def test_a_flood_alone_or_taking_half_the_page_is_not_bounded_by_it() -> None:
+    # a flood whose company trickles: bounding it by the page's rate would bound it by its own,
+    # and a round trip longer than the bound would shrink it turn after turn
+    tuning = FlowTuning(shared_drain_s=0.05)
+    load = PageLoad({"flood": 10e6, "trickle": 20e3, "other": 30e3})
+    assert load.bound("flood", tuning) is None
+    assert load.bound("trickle", tuning) == pytest.approx(load.rate * 0.1)
+    assert PageLoad({"flood": 10e6}).bound("flood", tuning) is None  # no company
+    assert PageLoad({"flood": 10e6}).bound("quiet", tuning) == pytest.approx(10e6 * 0.3)
+
+
+def test_the_bound_stays_above_the_floor() -> None:
+    w = FlowWindow(FlowTuning(min_chars=64_000, start_chars=64_000))
+    drive(w, 3.0, chars_per_s=100_000, delay_s=0.45, crowded=True, bound=20_000)
+    assert w.high == 64_000
+
+
+def test_delivery_is_what_was_acked_over_the_last_second() -> None:
+    w = FlowWindow()
+    assert w.delivery(0.0) == 0.0
+    drive(w, 3.0, chars_per_s=2_000_000, delay_s=0.05)
+    assert w.delivery(3.0) == pytest.approx(2_000_000, rel=0.05)
+    assert w.delivery(3.0, span_s=0.5) == pytest.approx(2_000_000, rel=0.1)
+
+
+def test_the_page_load_is_what_the_views_acked_of_each_flood() -> None:
+    tuning = FlowTuning(crowd_s=0.5)
+    a, b, quiet = FlowWindow(tuning), FlowWindow(tuning), FlowWindow(tuning)
+    drive(a, 2.0, chars_per_s=1_000_000, delay_s=0.05)
+    drive(b, 2.0, chars_per_s=3_000_000, delay_s=0.05)
+    load = page_load({"a": a, "b": b, "quiet": quiet}, 2.0)
+    assert set(load.deliveries) == {"a", "b"}
+    assert load.rate == pytest.approx(4_000_000, rel=0.05)
+    assert page_load({"a": a}, 4.0) == PageLoad({})  # the flood ended

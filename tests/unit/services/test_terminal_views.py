@@ -7,7 +7,7 @@ from tests.unit.fakes import FakeTerminalHost
 from tests.unit.services.world import ROOT, world
 
 
-def flow_views(*sessions: str, **tuning: int) -> tuple[FakeTerminalHost, TerminalViews, list[float]]:
+def flow_views(*sessions: str, **tuning: float) -> tuple[FakeTerminalHost, TerminalViews, list[float]]:
     """(host, views, clock) with `sessions` alive and shown in view `w1`; a small starting
     window so that a few acks retune it."""
     host, bus, now = FakeTerminalHost(), TerminalOutputBus(), [0.0]
@@ -111,3 +111,21 @@ def test_typing_in_another_session_shrinks_a_lone_flood_to_the_crowded_gain() ->
     assert 6_000 <= flood(20, typing=False) <= 12_000  # alone: 4 × 40 000 × 0.05
     assert 3_000 <= flood(20, typing=True) <= 6_000  # the user types elsewhere: 2 ×
     assert 6_000 <= flood(40, typing=False) <= 12_000  # a second after the last key: alone again
+
+
+def test_one_of_many_floods_holds_at_most_a_short_drain_of_the_whole_page() -> None:
+    # four floods of 40 000 chars/s each, every read acked a long round of the page (0.4 s)
+    # later: two round trips of its own would be 32 000 chars; the page's 160 000 chars/s × 0.1 s
+    # bound each to 16 000
+    host, views, now = flow_views("s1", "s2", "s3", "s4", shared_drain_s=0.1, shared_queue_s=0.1)
+    pending: list[tuple[float, str]] = []
+    for _ in range(60):
+        for sid in ("s1", "s2", "s3", "s4"):
+            host.emit(sid, "x" * 2000)
+            pending.append((now[0] + 0.4, sid))
+        now[0] += 0.05
+        while pending and pending[0][0] <= now[0] + 1e-9:
+            views.ack(pending.pop(0)[1], "w1", 2000)
+    for sid in ("s1", "s2", "s3", "s4"):
+        window = views.window_of(sid)
+        assert window is not None and 12_000 <= window[0] <= 19_000
