@@ -156,3 +156,29 @@ def test_a_scrolled_back_view_stays_put_while_a_tui_repaints(launch, tmp_path: P
     # Neither to the top (the erase) nor to the bottom (the repaint): where the user left it.
     assert after["viewportY"] == before, (before, after)
     assert 0 < after["viewportY"] < after["baseY"]
+
+
+def test_the_exit_line_of_a_full_terminal_shows_above_the_session_ended_bar(
+        launch, tmp_path: Path) -> None:
+    # Trial finding: once output had filled the cell, the "Session ended" bar covered the
+    # terminal's last rows, and with them `[process exited with code 7]`.
+    page = launch(project=tmp_path / "proj").page
+    cell = cells(page).first
+    session = open_shell(page, cell)
+    type_in(page, cell, "seq 1 300; exit 7\n")
+    wait_terminal(page, session, "[process exited with code 7]")
+    bar = cell.locator('[data-testid="session-ended"]')
+    bar.wait_for()
+    terminal = cell.locator('[data-testid="terminal"]')
+
+    def geometry() -> tuple[float, float]:
+        t, b = terminal.bounding_box(), bar.bounding_box()
+        assert t is not None and b is not None
+        return t["y"] + t["height"], b["y"]
+
+    wait_for(lambda: geometry()[0] <= geometry()[1] + 0.5, what="the terminal ends above the bar")
+    wait_for(lambda: view(page, session)["viewportY"] == view(page, session)["baseY"],
+             what="the view at the bottom")
+    screen = page.evaluate("(s) => window.__ideaTerminalTail(s, 3)", session)
+    assert "[process exited with code 7]" in screen, screen
+    cell.screenshot(path=str(tmp_path / "ended.png"))
