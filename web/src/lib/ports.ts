@@ -641,7 +641,6 @@ export interface WindowsGateway {
   activate(root: string | null): Promise<null>;
   /** Reorder within a window or move to window `windowId` at `index` (default: last). */
   moveTab(root: string, windowId: string, index?: number): Promise<null>;
-  /** A tab whose folder went missing shows `newRoot` instead. */
   /** The missing tab `oldRoot` shows the project at `newRoot` (opened as `openSaved`, its saved shells reopened there). */
   relocate(oldRoot: string, newRoot: string): Promise<ProjectDTO>;
   dragStart(root: string): Promise<null>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../lib/ports';
-import { escapeKeys, freshId, fromForm, parseEnv, toForm, unescapeKeys } from './profile-form';
+import { escapeKeys, freshId, fromForm, parseEnv, toForm, unescapeKeys, unknownEscapes } from './profile-form';
 
 const claude: Profile = {
   id: 'claude-code',
@@ -51,6 +51,12 @@ describe('profile form', () => {
     expect(escapeKeys(unescapeKeys('\\q\\z'))).toBe('\\q\\z');
     expect(parseEnv('=x\nA=1\n=y')).toEqual({ env: { A: '1' }, bad: [1, 3] });
     expect(parseEnv('A=1\nbad\n\nB==2')).toEqual({ env: { A: '1', B: '=2' }, bad: [2] });
+  });
+
+  it('names the escapes that are no key, as unescapeKeys reads them', () => {
+    expect(unknownEscapes('\\q\\z\\q\\r')).toEqual(['\\q', '\\z']);
+    expect(unknownEscapes('\\\\q')).toEqual([]); // an escaped backslash, then q
+    expect(unknownEscapes('\\r\\n\\t\\e')).toEqual([]);
   });
 
   it('picks a fresh id for a copy', () => {

@@ -50,21 +50,30 @@ function lines(text: string): string[] {
     .filter((l) => l.length > 0);
 }
 
+/** The escapes of the submit keys and the key each stands for. */
+const KEY_ESCAPES: Readonly<Record<string, string>> = { r: '\r', n: '\n', t: '\t', e: '\x1b', '\\': '\\' };
+/** Each escape (`\` and the character after it), read left to right as `unescapeKeys` reads them. */
+const ESCAPE = /\\(.)/g;
+
 /** `\r` → carriage return, etc.; an unknown escape is kept as typed. */
 export function unescapeKeys(text: string): string {
-  const keys: Record<string, string> = { r: '\r', n: '\n', t: '\t', e: '\x1b', '\\': '\\' };
-  return text.replace(/\\(.)/g, (whole, c: string) => keys[c] ?? whole);
+  return text.replace(ESCAPE, (whole, c: string) => KEY_ESCAPES[c] ?? whole);
+}
+
+/** The escapes of `text` that name no key (`\q`), each once, in order: `unescapeKeys` keeps them as typed. */
+export function unknownEscapes(text: string): string[] {
+  return [...new Set([...text.matchAll(ESCAPE)].filter((m) => !(m[1] in KEY_ESCAPES)).map((m) => m[0]))];
 }
 
 /** The inverse of `unescapeKeys`: a backslash before a character that is no escape (`\q`), or
  * ends the text, was kept as typed, so it is shown as typed, not doubled. */
 export function escapeKeys(text: string): string {
-  const names: Record<string, string> = { '\r': '\\r', '\n': '\\n', '\t': '\\t', '\x1b': '\\e', '\\': '\\\\' };
+  const names = Object.fromEntries(Object.entries(KEY_ESCAPES).map(([name, key]) => [key, `\\${name}`]));
   const chars = [...text];
   return chars
     .map((c, i) => {
       const next = chars[i + 1];
-      const plain = next === undefined || (!(next in names) && !'rnte\\'.includes(next));
+      const plain = next === undefined || (!(next in names) && !(next in KEY_ESCAPES));
       return c === '\\' && plain ? c : (names[c] ?? c);
     })
     .join('');
