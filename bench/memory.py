@@ -7,7 +7,9 @@ RSS/PSS with the cells empty, then with a shell in each that printed `--lines` l
 scrollback and went idle (per terminal = the difference ÷ terminals); whether a terminal keeps
 at most its scrollback setting (10 000 lines) after printing twice that; then `--cycles` shells
 opened, filled and closed one after the other in one cell (through the page's bridge, so the
-UI mounts and disposes each terminal) and the RSS after, against the RSS before. Figures only.
+UI mounts and disposes each terminal) and the RSS after, against the RSS before. Before the app,
+the engine's floor (`engine_floor`): a bare pywebview Qt window, no IdeA code, showing an empty
+page with the Qt and Chromium settings IdeA's window adapter picks. Figures only.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
+from app.adapters.window import chromium_memory, software_gl  # noqa: E402
 from bench.idea_grid import memory_kib, seed_grid, wait_cells  # noqa: E402
 from e2e.harness import IdeaApp, Xvfb  # noqa: E402
 from e2e.ui import cells, open_shell, type_in, wait_for  # noqa: E402
@@ -52,6 +56,40 @@ async ([root, leaf, n, lines]) => {
   }
 }
 """
+
+
+# The engine alone: pywebview's Qt window (IdeA's size, app/adapters/window/pywebview_window.py)
+# showing an empty page; no IdeA module is imported.
+BARE_WINDOW = ("import webview; webview.create_window('floor', html='<html><body></body></html>', "
+               "width=1400, height=900); webview.start(gui='qt')")
+
+
+def engine_floor(display: str, settle_s: float = 8.0) -> dict[str, Any]:
+    """`memory_kib` of a bare pywebview Qt WebEngine window with an empty page, `settle_s`
+    seconds after it started: what Python + Qt WebEngine cost before IdeA adds anything. Its
+    environment is IdeA's: the same `software_gl.apply` and `chromium_memory.apply` the window
+    adapter runs, `--no-sandbox` as root as the e2e harness does (KiB, as `memory_kib`)."""
+    env = dict(os.environ, DISPLAY=display)
+    env.pop("WAYLAND_DISPLAY", None)
+    if os.geteuid() == 0:
+        env["QTWEBENGINE_CHROMIUM_FLAGS"] = (env.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
+                                             + " --no-sandbox").strip()
+    software_gl.apply(env)
+    chromium_memory.apply(env)
+    proc = subprocess.Popen([sys.executable, "-c", BARE_WINDOW], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        # the renderer exists once the page loaded; then let the engine settle
+        wait_for(lambda: any(p["kind"] == "renderer" for p in memory_kib(proc.pid)["processes"]),
+                 timeout_s=30, what="the bare window's renderer")
+        return settle(proc.pid, settle_s)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
 
 
 def settle(pid: int, seconds: float = 3.0) -> dict[str, Any]:
@@ -190,6 +228,7 @@ def run(terminals: int, lines: int, cycles: int, app_env: dict[str, str] | None 
         xvfb = Xvfb()
         display = xvfb.start()
         try:
+            floor = engine_floor(display)
             seed_grid(pw, display, tmp / "data", tmp / "proj", terminals)
             app = IdeaApp(pw, display, tmp / "data", tmp / "proj", extra_env=app_env)
             try:
@@ -231,7 +270,7 @@ def run(terminals: int, lines: int, cycles: int, app_env: dict[str, str] | None 
             xvfb.stop()
     per_terminal = (idle["rssKiB"] - empty["rssKiB"]) / terminals
     return {
-        "terminals": terminals, "lines": lines,
+        "terminals": terminals, "lines": lines, "floorKiB": floor,
         "emptyKiB": empty, "idleKiB": idle, "idleLateKiB": late, "idleS": idle_s,
         "afterGcKiB": after_gc, "idleLatePage": late_page,
         "emptyPage": empty_page, "idlePage": idle_page, "gcPage": gc_page,
@@ -257,6 +296,10 @@ def run(terminals: int, lines: int, cycles: int, app_env: dict[str, str] | None 
 def table(r: dict[str, Any]) -> str:
     mib = 1024
     rows = [
+        ("engine floor: bare pywebview Qt window, empty page: RSS / PSS / USS (MiB)",
+         f"{r['floorKiB']['rssKiB'] / mib:.0f} / {r['floorKiB']['pssKiB'] / mib:.0f} / "
+         f"{r['floorKiB']['ussKiB'] / mib:.0f}"),
+        *breakdown(r["floorKiB"], uss=False),
         ("IdeA RSS / PSS, empty grid (MiB)",
          f"{r['emptyKiB']['rssKiB'] / mib:.0f} / {r['emptyKiB']['pssKiB'] / mib:.0f}"),
         (f"IdeA RSS / PSS, {r['terminals']} idle terminals x {r['lines']} lines (MiB)",
@@ -307,8 +350,9 @@ def table(r: dict[str, Any]) -> str:
     return "\n".join(f"{a:<58}{b:>30}" for a, b in rows)
 
 
-def breakdown(m: dict[str, Any]) -> list[tuple[str, str]]:
-    """One row per process kind: RSS / PSS / USS (private) in MiB."""
+def breakdown(m: dict[str, Any], uss: bool = True) -> list[tuple[str, str]]:
+    """One row per process kind: RSS / PSS / USS (private) in MiB; `uss`: then a row of the
+    summed USS."""
     kinds: dict[str, list[int]] = {}
     for proc in m.get("processes", []):
         k = kinds.setdefault(proc["kind"], [0, 0, 0, 0])
@@ -319,7 +363,8 @@ def breakdown(m: dict[str, Any]) -> list[tuple[str, str]]:
     rows = [(f"  {kind} x{k[3]}: RSS / PSS / USS (MiB)",
              f"{k[0] / 1024:.0f} / {k[1] / 1024:.0f} / {k[2] / 1024:.0f}")
             for kind, k in sorted(kinds.items(), key=lambda kv: -kv[1][0])]
-    rows.append(("  all: USS (MiB)", f"{m.get('ussKiB', 0) / 1024:.0f}"))
+    if uss:
+        rows.append(("  all: USS (MiB)", f"{m.get('ussKiB', 0) / 1024:.0f}"))
     return rows
 
 
