@@ -81,6 +81,9 @@ def test_a_task_reaches_a_shell_agent_visibly_and_never_runs(launch, tmp_path: P
                       terminal_text(page, gamma))[-1]
     type_in(page, cells(page).nth(1), f'idea reply --ticket {told} "ok"\n')
     wait_terminal(page, gamma, f"ticket {told} was a message from Alpha: it needs no reply")
+    type_in(page, cells(page).nth(1), 'idea reply "ok"\n')  # no ticket: the last one is meant
+    wait_terminal(page, gamma, f"Gamma has no task in progress to reply to: its last ticket, "
+                               f"{told}, was a message from Alpha, which needs no reply")
     type_in(page, cells(page).nth(0), "idea ask Gamma 'again' && echo asked-again\n")
     text = wait_terminal(page, gamma, "again (answer with: idea reply --ticket ", timeout_s=30)
     assert not marker.exists()

@@ -59,7 +59,8 @@ class Mailbox:
 
         Raises `AppError(NOT_FOUND)` when there is no current turn or `ticket_id` is not it; the
         message says why when `ticket_id` names one of the last turns (a message, which needs no
-        reply, or a turn already over).
+        reply, or a turn already over), or when, with no `ticket_id` and no current turn, the
+        last turn was a message.
         """
         current = self.current
         ended = next((t for t in self._ended if t.id == ticket_id), None)
@@ -71,7 +72,10 @@ class Mailbox:
                                              if current is not None else ""),
                            {"ticket": ticket_id})
         if current is None:
-            raise AppError(NOT_FOUND, f"{self._name} has no task in progress to reply to",
+            last = self._ended[-1] if self._ended else None
+            why = (f": its last ticket, {last.id}, was a message from {last.label}, which needs "
+                   "no reply" if last is not None and last.kind == "message" else "")
+            raise AppError(NOT_FOUND, f"{self._name} has no task in progress to reply to{why}",
                            {"ticket": ticket_id})
         if ticket_id is not None and ticket_id != current.id:
             queued = any(t.id == ticket_id for t in self._waiting)

@@ -112,7 +112,20 @@ def test_a_reply_to_a_turn_over_says_why_it_goes_nowhere() -> None:
     assert err.value.message == "ticket t2 is over already (answered, timed out or withdrawn)"
     with pytest.raises(AppError) as err:
         box.resolve(None)
-    assert "no task in progress" in err.value.message
+    assert err.value.message == "Beta has no task in progress to reply to"
+
+
+def test_a_reply_without_a_ticket_after_a_message_says_the_message_needs_none() -> None:
+    # `idea reply` with no ticket in a Shell agent's terminal after the UI's "Send task…".
+    box = Mailbox("Beta")
+    box.post(Ticket("m1", "message", "beta", None, "user", "fyi"))
+    box.start_next()
+    box.end_turn()
+    with pytest.raises(AppError) as err:
+        box.resolve(None)
+    assert err.value.code == "NOT_FOUND"
+    assert err.value.message == ("Beta has no task in progress to reply to: its last ticket, m1, "
+                                 "was a message from user, which needs no reply")
 
 
 def test_capacity_counts_waiting_tickets_only() -> None:

@@ -91,6 +91,8 @@ describe('Send task…', () => {
     const dialog = screen.getByTestId('send-dialog');
     expect(dialog).toHaveAccessibleName('Send a task to Beta');
     expect(screen.getByTestId('task-text')).toHaveFocus();
+    // It says what it sends: a Shell agent's `idea reply` to a message is refused.
+    expect(screen.getByTestId('send-note')).toHaveTextContent('It reaches the agent as a message from you, queued while busy; a message needs no reply.');
     await user.type(screen.getByTestId('task-text'), 'review the diff');
     await user.click(screen.getByTestId('task-submit'));
 
