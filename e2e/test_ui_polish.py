@@ -3,20 +3,30 @@ splits, and comes back to the focused cell's terminal after closing a cell, an u
 palette, Settings and a tab switch; the New agent form takes it in Name and Escape closes it;
 "Profiles…" reopens the wizard on the saved profiles; a narrow cell keeps its header
 inside its box and a splitter drag stops at the minimum cell width; a narrow agent cell keeps
-its name and its ⋯ menu in view."""
+its name and its ⋯ menu in view, its buttons giving way first; an agent card's hover actions
+leave its name in view; a small empty cell's buttons stack in a tidy column."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import FloatRect, Locator, Page
 
 from e2e.test_agents import create_agent, launch_in, session_of
+from e2e.test_grid_layouts import layout_menu
 from e2e.test_projects import submit_folder
-from e2e.ui import cells, read_json, type_in, wait_for, wait_terminal
+from e2e.ui import cell_menu, cells, open_shell, read_json, type_in, wait_for, wait_terminal
 
 FOCUSED_SESSION = """() => document.activeElement?.closest('.xterm')
     ?.closest('[data-testid="terminal"]')?.dataset.sessionId ?? null"""
+
+
+NAME_CUT = """(el) => {
+    const text = document.createRange();
+    text.selectNodeContents(el);
+    return text.getBoundingClientRect().width > el.getBoundingClientRect().width + 0.01;
+}"""
+"""Whether an element's text is wider than its box (ellipsed, even by a fraction of a pixel)."""
 
 
 def focused_session(page: Page) -> str | None:
@@ -279,12 +289,12 @@ def test_a_narrow_agent_cell_keeps_its_name_and_tools_in_view(launch, tmp_path: 
         wait_for(lambda: abs((right.bounding_box() or {"width": 0})["width"] - width) < 15,
                  what=f"a ~{width} px cell")
 
-    def name_and_tools_in_view(least_name_px: int) -> None:
+    def name_and_tools_in_view(least_name_px: int, maximize: bool = True) -> None:
         cell_box = right.bounding_box()
         title = right.locator(".cell-header .title").bounding_box()
         assert cell_box is not None and title is not None
         assert title["width"] >= least_name_px, f"the agent's name is {title['width']} px wide"
-        for tool in ("cell-menu", "maximize-cell"):
+        for tool in ("cell-menu", "maximize-cell") if maximize else ("cell-menu",):
             b = right.locator(f'[data-testid="{tool}"]').bounding_box()
             assert b is not None and b["x"] + b["width"] <= cell_box["x"] + cell_box["width"] + 0.5, \
                 tool
@@ -300,9 +310,198 @@ def test_a_narrow_agent_cell_keeps_its_name_and_tools_in_view(launch, tmp_path: 
     activity.wait_for()
     name_and_tools_in_view(60)
     narrow_to(170)
-    name_and_tools_in_view(40)
+    # the maximise button gave way to the name (it is in the ⋯ menu, below), which is whole
+    name_and_tools_in_view(40, maximize=False)
+    assert right.locator('[data-testid="maximize-cell"]').count() == 0
+    assert not right.locator(".cell-header .title").evaluate(NAME_CUT)
     # a dot now, its word kept for a screen reader
     assert activity.get_attribute("aria-label") == {"starting": "starting", "idle": "idle"}.get(
         activity.get_attribute("data-activity") or "")
     right.locator('[data-testid="cell-menu"]').click()
     right.locator('[role="menu"] button:has-text("Close cell")').wait_for()
+    right.locator('[role="menu"] [data-testid="menu-maximize"]').wait_for()
+
+
+def overlaps(a: FloatRect | None, b: FloatRect | None) -> bool:
+    assert a is not None and b is not None
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def test_an_agent_cards_actions_leave_its_name_in_view(launch, tmp_path: Path) -> None:
+    # Trial finding: the action bar shown on a hovered card (send task … delete) sat over the
+    # card's top right, on the end of its name: "Alph", "Review".
+    page = launch(project=tmp_path / "proj").page
+    for name in ("Reviewer Bot Extraordinaire", "Alpha", "Documentation Writer"):
+        create_agent(page, name, "Shell", "You help.")
+    launch_in(page, 0, "Alpha")  # running: its bar has a Stop button too, nine in all
+    session_of(page, 0)
+    cards = page.locator('[data-testid="agent-item"]')
+    alpha = page.locator('[data-testid="agent-item"]:has-text("Alpha")')
+    alpha.locator('[data-testid="stop-agent"]').wait_for(state="attached")
+    panel = page.locator('[data-testid="agents-panel"]').bounding_box()
+    assert panel is not None
+    page.mouse.move(5, 5)
+
+    def card_boxes() -> list[FloatRect | None]:
+        return [cards.nth(i).bounding_box() for i in range(cards.count())]
+
+    def shown(card: Locator) -> Locator:
+        actions = card.locator(".actions")
+        wait_for(lambda: actions.evaluate("(e) => getComputedStyle(e).opacity") == "1",
+                 what="the card's actions shown")
+        return actions
+
+    def leaves_names_in_view(index: int) -> None:
+        bar = cards.nth(index).locator(".actions").bounding_box()
+        assert bar is not None
+        assert panel["x"] <= bar["x"] and bar["x"] + bar["width"] <= panel["x"] + panel["width"] + 0.5
+        # its own card's name and activity, and the next card's
+        for i in (index, index + 1):
+            if i < cards.count():
+                for part in (".name", '[data-testid="agent-activity"]'):
+                    assert not overlaps(bar, cards.nth(i).locator(part).bounding_box()), (index, i, part)
+
+    still = card_boxes()
+    for index in range(cards.count()):
+        box = cards.nth(index).bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + 30, box["y"] + box["height"] / 2)
+        shown(cards.nth(index))
+        leaves_names_in_view(index)
+        assert card_boxes() == still, "the list moved under the mouse"
+
+    # From the keyboard (Tab into the first card's buttons) they show the same way.
+    page.mouse.move(5, 5)
+    page.locator('[data-testid="open-project-permissions"]').focus()
+    page.keyboard.press("Tab")
+    assert cards.first.locator('[data-testid="send-task"]').evaluate("(b) => b === document.activeElement")
+    shown(cards.first)
+    leaves_names_in_view(0)
+    # and they still work
+    page.keyboard.press("Enter")
+    page.locator('[data-testid="send-dialog"]').wait_for()
+
+
+def grid_column_to(page: Page, width: float) -> None:
+    """Drags the first column boundary of the grid so that its left column is ``width`` px wide
+    (the grid keeps every cell at least 120 px)."""
+    handle = page.locator('[data-testid="grid-splitter"][data-axis="col"]').first
+    left, box = cells(page).first.bounding_box(), handle.bounding_box()
+    assert left is not None and box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 100)
+    page.mouse.down()
+    page.mouse.move(left["x"] + width, box["y"] + 100, steps=6)
+    page.mouse.up()
+    wait_for(lambda: abs((cells(page).first.bounding_box() or {"width": 0})["width"]
+                         - max(width, 120)) < 8, what=f"a ~{width} px column")
+
+
+def test_narrow_grid_cells_keep_the_agents_name_before_their_buttons(launch, tmp_path: Path) -> None:
+    # Trial finding: "narrow cells lose the agent's name": in a 2 × 2 grid a ~150 px cell read
+    # "AL…" for Alpha while its sandbox badge and maximise button kept their room, and a
+    # ~120 px cell showed nothing of "Reviewer Bot Extraordinaire".
+    page = launch(project=tmp_path / "proj").page
+    create_agent(page, "Alpha", "Shell", "You code.")
+    create_agent(page, "Reviewer Bot Extraordinaire", "Shell", "You review.")
+    layout_menu(page, "preset-2x2")
+    wait_for(lambda: cells(page).count() == 4, what="4 cells")
+    launch_in(page, 0, "Alpha")
+    session_of(page, 0)
+    launch_in(page, 2, "Reviewer Bot Extraordinaire")  # below Alpha: the same column
+    session_of(page, 2)
+    alpha, reviewer = cells(page).nth(0), cells(page).nth(2)
+    for cell in (alpha, reviewer):
+        cell.locator('[data-testid="cell-sandbox"]').wait_for()
+
+    def header(cell: Locator) -> dict[str, object]:
+        box = cell.bounding_box()
+        menu = cell.locator('[data-testid="cell-menu"]').bounding_box()
+        title = cell.locator(".cell-header .title")
+        assert box is not None and menu is not None
+        assert menu["x"] + menu["width"] <= box["x"] + box["width"] + 0.5, "⋯ out of the cell"
+        assert not cell.locator(".cell-header").evaluate("(h) => h.scrollWidth > h.clientWidth + 1")
+        return {"cut": title.evaluate(NAME_CUT), "name_px": (title.bounding_box() or {"width": 0})["width"],
+                "maximize": cell.locator('[data-testid="maximize-cell"]').count(),
+                "sandbox": cell.locator('[data-testid="cell-sandbox"]').count()}
+
+    grid_column_to(page, 260)
+    roomy = header(alpha)
+    assert (roomy["cut"], roomy["maximize"], roomy["sandbox"]) == (False, 1, 1), roomy
+    # ~150 px: the buttons give way, "ALPHA" stays whole
+    grid_column_to(page, 150)
+    assert header(alpha)["cut"] is False
+    # the narrowest cell: Alpha whole; the long name cut only once both gave way, still readable
+    grid_column_to(page, 100)
+    assert header(alpha)["cut"] is False
+    long = header(reviewer)
+    assert long["cut"] is True and long["maximize"] == 0 and long["sandbox"] == 0, long
+    assert float(str(long["name_px"])) >= 45, long
+    # what gave way is in the ⋯ menu
+    reviewer.locator('[data-testid="cell-menu"]').click()
+    reviewer.locator('[role="menu"] [data-testid="menu-maximize"]').wait_for()
+    reviewer.locator('[role="menu"] [data-testid="menu-permissions"]').wait_for()
+    page.keyboard.press("Escape")
+    # wide again: everything comes back (a name this long is ellipsed by a wide cell's tools)
+    grid_column_to(page, 420)
+    for cell in (alpha, reviewer):
+        wide = header(cell)
+        assert (wide["maximize"], wide["sandbox"]) == (1, 1), wide
+        assert cell.locator('[data-testid="split-row"]').count() == 1
+    assert header(alpha)["cut"] is False
+
+
+def test_a_small_empty_cells_buttons_stack_in_a_tidy_column(launch, tmp_path: Path) -> None:
+    # Trial finding: in a small cell "Open shell" and "Launch agent…" wrapped into two rows
+    # spread apart (a quarter and three quarters down the cell); in a short one the second was
+    # cut off.
+    page = launch(project=tmp_path / "proj").page
+    layout_menu(page, "preset-2x2")
+    wait_for(lambda: cells(page).count() == 4, what="4 cells")
+    open_shell(page, cells(page).nth(3))
+    cell_menu(cells(page).nth(3), "clear-cell")  # detached: empty cells offer "Show bash 1"
+    cell = cells(page).first
+    buttons = cell.locator(".cell-body button")
+    wait_for(lambda: buttons.count() == 3, what="Open shell, Launch agent…, Show bash 1")
+    page.mouse.move(5, 5)
+
+    def boxes() -> list[FloatRect]:
+        found = [buttons.nth(i).bounding_box() for i in range(buttons.count())]
+        assert all(b is not None for b in found)
+        return [b for b in found if b is not None]
+
+    grid_column_to(page, 420)
+    row = boxes()
+    assert len({round(b["y"]) for b in row}) == 1, "one row in a wide cell"
+    line_px = row[0]["height"]
+
+    for width in (150, 100):
+        grid_column_to(page, width)
+        body = cell.locator(".cell-body").bounding_box()
+        column = boxes()
+        assert body is not None
+        assert len({round(b["x"]) for b in column}) == 1, "one left edge"
+        assert len({round(b["width"]) for b in column}) == 1, "one width"
+        for b in column:
+            assert abs(b["height"] - line_px) < 1, "a label on one line"
+            assert body["x"] <= b["x"] and b["x"] + b["width"] <= body["x"] + body["width"] + 0.5
+        for above, below in zip(column, column[1:]):
+            assert 0 <= below["y"] - (above["y"] + above["height"]) <= 10, "rows side by side"
+        middle = (column[0]["y"] + column[-1]["y"] + column[-1]["height"]) / 2
+        assert abs(middle - (body["y"] + body["height"] / 2)) <= 2, "centred in the cell"
+
+    # A cell too short for them: they start at its top and scroll, none cut off for good.
+    handle = page.locator('[data-testid="grid-splitter"][data-axis="row"]').first
+    top, box = cell.bounding_box(), handle.bounding_box()
+    assert top is not None and box is not None
+    page.mouse.move(box["x"] + 30, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 30, top["y"] + 60, steps=6)
+    page.mouse.up()
+    wait_for(lambda: (cell.bounding_box() or {"height": 999})["height"] < 100, what="a short cell")
+    body = cell.locator(".cell-body").bounding_box()
+    assert body is not None
+    assert boxes()[0]["y"] >= body["y"]
+    cell.locator(".empty").evaluate("(e) => { e.scrollTop = e.scrollHeight; }")
+    last = boxes()[-1]
+    assert last["y"] + last["height"] <= body["y"] + body["height"] + 0.5, "the last one reachable"
