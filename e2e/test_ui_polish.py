@@ -485,7 +485,7 @@ def test_a_small_empty_cells_buttons_stack_in_a_tidy_column(launch, tmp_path: Pa
         for b in column:
             assert abs(b["height"] - line_px) < 1, "a label on one line"
             assert body["x"] <= b["x"] and b["x"] + b["width"] <= body["x"] + body["width"] + 0.5
-        for above, below in zip(column, column[1:]):
+        for above, below in zip(column, column[1:], strict=False):
             assert 0 <= below["y"] - (above["y"] + above["height"]) <= 10, "rows side by side"
         middle = (column[0]["y"] + column[-1]["y"] + column[-1]["height"]) / 2
         assert abs(middle - (body["y"] + body["height"] / 2)) <= 2, "centred in the cell"

@@ -72,7 +72,8 @@ class ProfilesApi:
 
     @exposed
     def test(self, profile: dto.Json) -> dto.Json:
-        return dto.detection_dto(self._profiles.test(Profile.from_json(profile, "profile"))).wire()
+        edited = Profile.from_json(profile, "profile", form="profile")
+        return dto.detection_dto(self._profiles.test(edited)).wire()
 
     @exposed
     def templates(self) -> builtins.list[dto.Json]:
@@ -86,7 +87,8 @@ class ProfilesApi:
     def save(self, profiles: builtins.list[dto.Json]) -> builtins.list[dto.Json]:
         if not isinstance(profiles, builtins.list):
             raise AppError(INVALID, "profiles: input should be an array", {"field": "profiles"})
-        decoded = [Profile.from_json(p, f"profiles[{i}]") for i, p in enumerate(profiles)]
+        decoded = [Profile.from_json(p, f"profiles[{i}]", form="profile")
+                   for i, p in enumerate(profiles)]
         return [p.to_json() for p in self._profiles.save(decoded)]
 
 
@@ -169,13 +171,13 @@ class AgentsApi:
 
     @exposed
     def create(self, root: str, form: dto.Json) -> dto.Json:
-        new = dto.parse(dto.AgentForm, form, "agent")
+        new = dto.parse(dto.AgentForm, form, "agent", form="agent")
         view = self._agents.create(root, new.name, new.persona, new.profile_id)
         return dto.agent_dto(root, view, self._activity).wire()
 
     @exposed
     def update(self, root: str, agent_id: str, form: dto.Json) -> dto.Json:
-        change = dto.parse(dto.AgentChange, form, "agent")
+        change = dto.parse(dto.AgentChange, form, "agent", form="agent")
         view = self._agents.update(root, agent_id, name=change.name, persona=change.persona,
                                    profile_id=change.profile_id,
                                    persona_base=change.persona_base)
@@ -222,7 +224,8 @@ class OrchestrationApi:
 
     @exposed
     def send(self, root: str, targets: list[str], text: str) -> list[dto.Json]:
-        form = dto.parse(dto.SendForm, {"targets": targets, "text": text}, "send")
+        form = dto.parse(dto.SendForm, {"targets": targets, "text": text}, "send",
+                          form="task")
         out = []
         for target in form.targets:
             try:

@@ -18,8 +18,10 @@ from pydantic.alias_generators import to_camel
 
 from app.core.domain.access import IpcMatrix
 from app.core.domain.conversation import Turn
+from app.core.domain.delegation import Text
 from app.core.domain.denials import Denial
 from app.core.domain.documents import first_error
+from app.core.domain.field_labels import Form, field_refusal
 from app.core.domain.layout import LayoutDoc
 from app.core.domain.project import Settings
 from app.core.domain.sandbox import SandboxStatus
@@ -83,12 +85,17 @@ class Wire(BaseModel):
         return out
 
 
-def parse(model: type[W], value: Any, where: str) -> W:
-    """Validate an input DTO from the window; raises `AppError(INVALID)` naming the field."""
+def parse(model: type[W], value: Any, where: str, form: Form | None = None) -> W:
+    """Validate an input DTO from the window; raises `AppError(INVALID)` naming the field:
+    as `form` shows it when the user typed it there (`Name: field required`, `field_labels`),
+    else by its path (`size.cols: …`); details `{"field": <path in the DTO>}`."""
     try:
         return model.model_validate(value)
     except ValidationError as exc:
         path, problem = first_error(exc, value)
+        if form is not None:
+            raise field_refusal(form, path, problem, path=f"{where}.{path}" if path else where,
+                                details={"field": path}) from exc
         raise AppError(INVALID, f"{where}.{path}: {problem}" if path else f"{where}: {problem}",
                        {"field": path}) from exc
 
@@ -557,10 +564,11 @@ class SendOutcomeDTO(Wire):
 
 
 class SendForm(Wire):
-    """`orchestration.send` input."""
+    """`orchestration.send` input: the task typed in Send a task, checked as the window's
+    (a blank or too long one is refused as a whole, naming the Task box), not per target."""
 
     targets: list[str]
-    text: str
+    text: Text
 
 
 def event_dto(event: DomainEvent) -> Wire:

@@ -115,7 +115,7 @@ class PermissionService:
         nothing posed), `NOT_FOUND` (agent), `CORRUPT_FILE`."""
         profiles = self._profiles.execute() if agent_id is not None else ()
         with self._projects.locked(root) as state:
-            doc = (PermissionsDoc.from_json(draft) if draft is not None
+            doc = (PermissionsDoc.from_json(draft, form="permissions") if draft is not None
                    else load_permissions(self._fs, state.root))
             # the project defaults: judged with the shell's needs, which every CLI gets
             command = self._resolver.which(self._shell) if self._shell else None

@@ -129,6 +129,36 @@ def test_errors_are_answered_in_the_envelope_with_stable_codes(door: Door, tmp_p
     assert "no such folder" in answer["error"]["message"]
 
 
+def test_a_refused_form_names_the_field_as_the_window_shows_it(door: Door,
+                                                               tmp_path: Path) -> None:
+    """Trial: refusals read `op.name: …` and `command.text: …`; they name the field as the
+    form does, its path staying in the details for the window to mark it."""
+    project = door.call("projects", "create", str(tmp_path / "proj"))
+    root, layout = project["root"], project["layouts"]["layouts"][0]["id"]
+    agent = door.call("agents", "create", root, {"name": "Dev", "profileId": "shell"})
+
+    def refused(answer: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        assert set(answer) == {"error"} and answer["error"]["code"] == "INVALID", answer
+        return answer["error"]["message"], answer["error"]["details"]
+
+    assert refused(door.api.layout.edit(root, {"kind": "renameLayout", "layoutId": layout,
+                                               "name": " "})) == \
+        ("Layout name: a layout needs a name", {"field": "op.name", "label": "Layout name"})
+    # a task the Send dialog cannot send is refused as a whole, not once per target
+    message, details = refused(door.api.orchestration.send(root, [agent["agentId"]], " "))
+    assert message == "Task: is blank: say what to do" and details["field"] == "text"
+    message, _ = refused(door.api.orchestration.send(root, [agent["agentId"]], "x" * 100_001))
+    assert message == "Task: string should have at most 100000 characters"
+    message, details = refused(door.api.settings.update({"terminal": {"fontSize": 99}}))
+    assert message == "Terminal font size: input should be less than or equal to 40"
+    assert details["field"] == "settings.terminal.fontSize"
+    blank = {"id": "custom", "name": "Custom CLI", "command": "", "detect": {},
+             "contextInjection": {"strategy": "conventionFile", "target": "AGENTS.md"}}
+    message, details = refused(door.api.profiles.save([blank]))
+    assert message.startswith("Custom CLI: Command: name the CLI's command")
+    assert details["field"] == "profiles[0].command"
+
+
 def test_shell_round_trip_with_offsets_from_the_source(door: Door, tmp_path: Path) -> None:
     project = door.call("projects", "create", str(tmp_path / "proj"))
     opened = door.call("terminals", "openShell", project["root"], first_leaf(project), 80, 24)

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic.alias_generators import to_camel
 from pydantic_core import ErrorDetails
 
+from app.core.domain.field_labels import Form, field_refusal
 from app.core.errors import CORRUPT_FILE, INVALID, AppError
 
 M = TypeVar("M", bound="Document")
@@ -56,16 +57,20 @@ class Document(BaseModel):
                               frozen=True)
 
     @classmethod
-    def from_json(cls, value: Any, where: str = "") -> Self:
+    def from_json(cls, value: Any, where: str = "", form: Form | None = None) -> Self:
         """Validate a decoded JSON value (dicts, lists, str, numbers …).
 
         Raises `AppError(INVALID, "<where>.<field path>: <problem>", {"field": path})`, e.g.
-        `agents[2].mdPath: field required`; `where` prefixes the path (`profiles[0]`).
+        `agents[2].mdPath: field required`; `where` prefixes the path (`profiles[0]`). Given
+        the window's `form` the value was typed in, a field it shows is named by its label
+        instead (`Terminal font size: …`, details `{field, label}`: `field_labels`).
         """
         try:
             return cls.model_validate(value)
         except ValidationError as exc:
             path, problem = first_error(exc, value)
+            if form is not None:
+                raise field_refusal(form, path, problem, path=_join(where, path)) from exc
             path = _join(where, path)
             raise AppError(INVALID, f"{path}: {problem}" if path else problem,
                            {"field": path}) from exc

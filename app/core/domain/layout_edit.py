@@ -35,6 +35,7 @@ from pydantic.alias_generators import to_camel
 
 from app.core.domain import layout_grid, layout_ops, layout_presets, named_layouts
 from app.core.domain.documents import first_error
+from app.core.domain.field_labels import field_refusal
 from app.core.domain.layout import LayoutDoc
 from app.core.domain.layout_nodes import Direction, Leaf, Node
 from app.core.domain.layout_presets import PresetName
@@ -224,7 +225,9 @@ def parse_layout_op(value: Any) -> LayoutOp:
     """Decode an op dict (or pass an op model through).
 
     Raises `AppError(INVALID, "op.<field>: <problem>", {"field"})`, e.g. `op.direction: input
-    should be 'row' or 'column'`, or `op.kind: input should be one of 'split', …, not 'x'`.
+    should be 'row' or 'column'`, or `op.kind: input should be one of 'split', …, not 'x'`;
+    a layout's name, which the user types, is named as the dialog does (`Layout name: …`,
+    `field_labels`).
     """
     if isinstance(value, _MODELS):
         return value
@@ -232,8 +235,8 @@ def parse_layout_op(value: Any) -> LayoutOp:
         return _OPS.validate_python(value)
     except ValidationError as exc:
         path, problem = first_error(exc, value)
-        field = f"op.{path}" if path else "op"
-        raise AppError(INVALID, f"{field}: {problem}", {"field": field}) from exc
+        raise field_refusal("layout", path, problem, path=f"op.{path}" if path else "op") \
+            from exc
 
 
 def op_extent(op: LayoutOp) -> Extent | None:

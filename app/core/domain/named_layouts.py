@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from app.core.domain.field_labels import field_refusal
 from app.core.domain.layout import Layout, LayoutDoc, LayoutTree
 from app.core.domain.layout_nodes import Grid, Leaf, Node, Split, find_leaf, map_leaves
 from app.core.errors import INVALID, NOT_FOUND, AppError
@@ -18,8 +19,9 @@ MAX_NAME_CHARS = 60
 
 
 def clean_name(doc: LayoutDoc, name: str, keep_id: str | None = None) -> str:
-    """`name` stripped; INVALID (`op.name: …`, details `{field}`) when empty, longer than 60
-    characters or already the name of another layout (case-insensitive) than `keep_id`."""
+    """`name` stripped; INVALID (`Layout name: …`, details `{field: "op.name", label}`) when
+    empty, longer than 60 characters or already the name of another layout
+    (case-insensitive) than `keep_id`."""
     cleaned = " ".join(name.split())
     problem = None
     if not cleaned:
@@ -30,7 +32,7 @@ def clean_name(doc: LayoutDoc, name: str, keep_id: str | None = None) -> str:
              for lay in doc.layouts):
         problem = f"a layout named '{cleaned}' already exists"
     if problem:
-        raise AppError(INVALID, f"op.name: {problem}", {"field": "op.name"})
+        raise field_refusal("layout", "name", problem, path="op.name")
     return cleaned
 
 

@@ -11,7 +11,13 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from app.core.domain.profiles import AGENT_RUN_DIR, PROJECT_ROOT, RESUME_ID, Profile
+from app.core.domain.profiles import (
+    AGENT_RUN_DIR,
+    PROJECT_ROOT,
+    RESUME_ID,
+    Profile,
+    shell_misfit,
+)
 
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: Set by IdeA at every launch (contracts §7.6); a profile cannot override them.
@@ -68,13 +74,11 @@ def profile_problems(profile: Profile) -> list[FieldProblem]:
     elif is_path(command) and not is_absolute(command):
         bad("command", f"'{command}' is a relative path: give the absolute path of the "
                        "executable, or a name found on the PATH")
-    elif not command and (profile.args or profile.session is not None
-                          or (profile.project_access is not None and profile.project_access.args)):
+    elif shell_misfit(profile) == "arguments":
         # A trial blanked the command of a Claude Code copy: it ran bash with Claude's flags.
         bad("command", "name the CLI's command (e.g. claude): an empty command runs your "
                        "shell, which takes none of this profile's arguments")
-    elif not command and (profile.detect is not None
-                          or profile.context_injection.strategy in ("conventionFile", "flag")):
+    elif shell_misfit(profile) == "cli":
         # A trial saved the Custom CLI template without a command: it launched a plain shell,
         # which neither reads a convention file nor takes a context flag.
         bad("command", "name the CLI's command (e.g. my-cli): an empty command runs your "

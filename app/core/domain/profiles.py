@@ -342,10 +342,31 @@ def profile_templates() -> list[ProfileTemplate]:
     ]
 
 
+def shell_misfit(profile: Profile) -> Literal["arguments", "cli"] | None:
+    """Why `profile`'s empty command cannot be the user's shell (`$SHELL`): `arguments` when
+    it gives a CLI's arguments, which a shell takes none of (`args`, a session flag, a
+    project grant); `cli` when it is detected or reads its context from a convention file or
+    a flag (a shell is never detected and reads its context only from an environment
+    variable). `None` when its command is not empty, or when the shell fits."""
+    if profile.command:
+        return None
+    if profile.args or profile.session is not None or (
+            profile.project_access is not None and profile.project_access.args):
+        return "arguments"
+    if profile.detect is not None or profile.context_injection.strategy in ("conventionFile",
+                                                                           "flag"):
+        return "cli"
+    return None
+
+
 def with_catalogue_defaults(profile: Profile) -> Profile:
     """A built-in profile saved by an earlier version, given what the catalogue added since:
     its `projectAccess` and `waitingScreens` when the file has none (`"waitingScreens": []`
-    opts out). Other profiles are returned as they are."""
+    opts out), and the catalogue's command (`claude`) for an empty one that cannot be the
+    user's shell (`shell_misfit`: an earlier version saved such a profile, which ran
+    `$SHELL` with Claude's flags and which the editor now refuses). Other profiles are
+    returned as they are; the file itself is not changed (a save writes what the editor
+    shows)."""
     builtin = next((p for p in builtin_profiles() if p.id == profile.id), None)
     if builtin is None:
         return profile
@@ -354,4 +375,7 @@ def with_catalogue_defaults(profile: Profile) -> Profile:
         update["project_access"] = builtin.project_access
     if "waiting_screens" not in profile.model_fields_set:  # `[]` in the file: none wanted
         update["waiting_screens"] = builtin.waiting_screens
-    return profile.model_copy(update=update) if update else profile
+    completed = profile.model_copy(update=update) if update else profile
+    if builtin.command and shell_misfit(completed) is not None:
+        completed = completed.model_copy(update={"command": builtin.command})
+    return completed

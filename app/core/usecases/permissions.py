@@ -55,8 +55,9 @@ def save_permissions(fs: FileSystem, root: str, value: Any) -> PermissionsDoc:
     """Validate `value` (the whole document as JSON, unknown keys included) and write it to
     `<root>/.ideai/permissions.json` atomically; returns what was written.
 
-    Raises `AppError(INVALID)` naming the field (`projectDefaults.rules[1].paths[0]: '../x':
-    '..' is not allowed …`, `agents.<id>.rules[0].capability: …`), and `AppError(CORRUPT_FILE)`
+    Raises `AppError(INVALID)` naming the field as the permissions editor shows it (`Rule 2,
+    path globs: '../x': '..' is not allowed …`, `Otherwise: …`; details `{field:
+    "projectDefaults.rules[1].paths[0]", label}`), and `AppError(CORRUPT_FILE)`
     when the file on disk does not parse: it is never overwritten (fix or remove it by hand).
     """
     try:
@@ -66,7 +67,7 @@ def save_permissions(fs: FileSystem, root: str, value: Any) -> PermissionsDoc:
             raise
         raise AppError(CORRUPT_FILE, f"{exc.message} — IdeA does not overwrite a file it cannot "
                                      "read: fix or remove it by hand", exc.details) from exc
-    doc = PermissionsDoc.from_json(value)
+    doc = PermissionsDoc.from_json(value, form="permissions")
     fs.make_dirs(ideai_path(root))
     fs.write_text_atomic(ideai_path(root, PERMISSIONS_FILE), dump_document(doc))
     return doc

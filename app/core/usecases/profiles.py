@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from app.core.domain.detection import Detection
 from app.core.domain.documents import dump_document, parse_document
+from app.core.domain.field_labels import field_refusal
 from app.core.domain.profile_rules import FieldProblem, is_path, profiles_problems
 from app.core.domain.profiles import (
     Profile,
@@ -21,6 +23,7 @@ from app.core.errors import INVALID, AppError
 from app.core.ports import CommandResolver, FileSystem, ProfileDetector
 
 PROFILES_FILE = "profiles.json"
+_PROFILE_FIELD = re.compile(r"profiles\[(\d+)\]\.(.+)")
 
 
 @dataclass(frozen=True)
@@ -127,9 +130,10 @@ class SaveProfiles:
     def execute(self, profiles: Sequence[Profile]) -> list[Profile]:
         """Check and save the editor's list (see `profiles_to_store`); returns what was saved.
 
-        Raises `INVALID` naming the first field at fault (details `{field, problems: [{field,
-        message}]}`): the rules of `profiles_problems`, and an enabled profile whose command
-        is not found (`profiles[2].command: 'claude' was not found on the PATH …`);
+        Raises `INVALID` naming the first field at fault by its profile and its label in the
+        editor (`Claude Code: Command: 'claude' was not found on the PATH …`; details
+        `{field: "profiles[2].command", label, problems: [{field, message}]}`): the rules of
+        `profiles_problems`, and an enabled profile whose command is not found;
         `CORRUPT_FILE` (existing file unreadable: it is never overwritten); `NOT_WRITABLE`.
         """
         problems = profiles_problems(profiles)
@@ -137,9 +141,7 @@ class SaveProfiles:
         problems += [p for p in self._missing_commands(profiles) if p.field not in known]
         if problems:
             problems.sort(key=lambda p: _order(p.field))
-            first = problems[0]
-            raise AppError(INVALID, f"{first.field}: {first.message}",
-                           {"field": first.field, "problems": [p.to_json() for p in problems]})
+            raise _refusal(problems, profiles)
         data_dir = self._data_dir
         found = _read(self._fs, data_dir)
         stored = tuple(profiles_to_store(profiles))
@@ -162,6 +164,20 @@ class SaveProfiles:
                 f"'{command}' {where}: give the absolute path of the executable (Test shows "
                 "what IdeA finds), or untick the profile"))
         return out
+
+
+def _refusal(problems: Sequence[FieldProblem], profiles: Sequence[Profile]) -> AppError:
+    """`INVALID` for the first of `problems`, said as the editor shows it: the profile's name
+    (its id when it has none), then the field's label (`field_labels`)."""
+    first, listed = problems[0], [p.to_json() for p in problems]
+    at = _PROFILE_FIELD.fullmatch(first.field)
+    if at is None:  # the whole list ("choose at least one profile")
+        return AppError(INVALID, first.message, {"field": first.field, "problems": listed})
+    profile = profiles[int(at[1])]
+    refusal = field_refusal("profile", at[2], first.message, path=first.field,
+                            details={"problems": listed})
+    return AppError(INVALID, f"{profile.name.strip() or profile.id}: {refusal.message}",
+                    refusal.details)
 
 
 def _order(field: str) -> tuple[int, str]:

@@ -66,7 +66,8 @@ class UpdateSettings:
         """Merge `patch` (`{"terminal"?: {...}, "ui"?: {...}}`, camelCase keys of `EDITABLE`)
         into `settings.json` (unknown keys kept) and return what was written.
 
-        Raises `INVALID` naming the field (`settings.terminal.fontSize: …`, an unknown key),
+        Raises `INVALID` naming the field as the Settings dialog does (`Terminal font size:
+        …`, details `{field: "settings.terminal.fontSize", label}`) or an unknown key,
         `CORRUPT_FILE` (the unreadable file is not overwritten), `NOT_WRITABLE`.
         """
         if not isinstance(patch, dict):
@@ -83,7 +84,7 @@ class UpdateSettings:
                     raise AppError(INVALID, f"settings.{section}.{key}: unknown setting",
                                    {"field": f"{section}.{key}"})
             merged[section] = {**merged.get(section, {}), **values}
-        updated = Settings.from_json(merged, "settings")
+        updated = Settings.from_json(merged, "settings", form="settings")
         self._fs.make_dirs(self._data_dir)
         self._fs.write_text_atomic(posixpath.join(self._data_dir, SETTINGS_FILE),
                                    dump_document(updated))

@@ -46,7 +46,9 @@ def test_names_are_checked() -> None:
         with pytest.raises(AppError) as err:
             create_layout(doc, bad, ids.new_id)
         assert err.value.code == "INVALID" and words in err.value.message
-        assert err.value.details == {"field": "op.name"}
+        # named as the dialog does, not by its path in the op (a trial read "op.name: …")
+        assert err.value.message.startswith("Layout name: ")
+        assert err.value.details == {"field": "op.name", "label": "Layout name"}
     assert rename_layout(doc, doc.active_id, "REVIEW").active.name == "REVIEW"
 
 

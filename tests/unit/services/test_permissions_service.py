@@ -60,14 +60,18 @@ def test_save_refuses_an_invalid_glob_or_capability_naming_the_field() -> None:
     with pytest.raises(AppError) as err:
         w.s.permissions.save(ROOT, bad_glob)
     assert err.value.code == "INVALID"
-    assert err.value.details == {"field": "projectDefaults.rules[0].paths[1]"}
+    # named as the editor shows it; the path in the file stays in the details
+    assert err.value.details == {"field": "projectDefaults.rules[0].paths[1]",
+                                 "label": "Rule 1, path globs"}
+    assert err.value.message.startswith("Rule 1, path globs: ")
     assert "negation is not supported" in err.value.message
     bad_cap = {"version": 1, "projectDefaults": {"rules": [], "fallback": "ask"},
                "agents": {"a1": {"rules": [{"capability": "network", "effect": "deny"}],
                                  "fallback": "ask"}}}
     with pytest.raises(AppError) as err:
         w.s.permissions.save(ROOT, bad_cap)
-    assert err.value.details == {"field": "agents.a1.rules[0].capability"}
+    assert err.value.details == {"field": "agents.a1.rules[0].capability",
+                                 "label": "Rule 1, capability"}
     assert w.fs.files[FILE] == before
 
 

@@ -102,7 +102,11 @@ def test_settings_are_saved_validated_and_size_the_next_rings() -> None:
     assert on_disk["terminal"] == {"fontSize": 16, "scrollbackLines": 50_000}
     with pytest.raises(AppError) as err:
         w.s.settings.update({"terminal": {"fontSize": 200}})
-    assert err.value.code == "INVALID" and "terminal.fontSize" in err.value.message
+    # the Settings dialog's words, not the path in settings.json
+    assert err.value.code == "INVALID"
+    assert err.value.message == "Terminal font size: input should be less than or equal to 40"
+    assert err.value.details == {"field": "settings.terminal.fontSize",
+                                 "label": "Terminal font size"}
     with pytest.raises(AppError) as err:
         w.s.settings.update({"terminal": {"colour": "red"}})
     assert "settings.terminal.colour: unknown setting" in err.value.message

@@ -117,7 +117,9 @@ def test_an_enabled_profile_whose_command_is_missing_is_refused_naming_the_field
     err = refused(fs, [SHELL, CLAUDE])
     assert err.code == "INVALID" and err.details["field"] == "profiles[1].command"
     assert "'claude' was not found on the PATH" in err.message
-    assert err.message.startswith("profiles[1].command: ")
+    # the profile's name and the editor's label, not `profiles[1].command: …`
+    assert err.message.startswith("Claude Code: Command: ")
+    assert err.details["label"] == "Command"
     absolute = CLAUDE.model_copy(update={"command": "/opt/none/claude"})
     assert "does not exist" in refused(fs, [absolute]).message
     assert fs.read_text(FILE) is None
@@ -166,3 +168,33 @@ def test_a_builtin_saved_by_an_earlier_version_gets_the_project_grant() -> None:
     claude, codex = LoadProfiles(fs, DATA).execute()
     assert claude.project_access == ProjectAccess(args=("--add-dir", "{projectRoot}"))
     assert codex.project_access == ProjectAccess(args=())
+
+
+def test_an_earlier_versions_builtin_with_an_empty_command_runs_its_cli_and_saves() -> None:
+    # A profiles.json an earlier IdeA accepted: Claude Code and Aider with an empty command,
+    # which ran $SHELL with Claude's grant (or Aider's --read) and which the editor refuses
+    # now; a trial's Save of anything else was refused because of it.
+    fs = FakeFileSystem(dirs={DATA})
+    old = {"id": "claude-code", "name": "Claude Code", "command": "", "args": [],
+           "contextInjection": {"strategy": "conventionFile", "target": "CLAUDE.md"},
+           "detect": {"args": ["--version"], "timeoutMs": 5000}, "cwdTemplate": "{agentRunDir}"}
+    aider = {"id": "aider", "name": "Aider", "command": "",
+             "contextInjection": {"strategy": "flag", "target": "CONVENTIONS.md",
+                                  "flag": "--read"}}
+    # an empty command that can be the user's shell stays so, built-in or not
+    shell_like = {"id": "codex-cli", "name": "Codex as a shell", "command": "",
+                  "contextInjection": {"strategy": "env", "var": "IDEA_CONTEXT_FILE"},
+                  "projectAccess": {"args": []}}
+    text = json.dumps({"version": 1, "profiles": [old, aider, shell_like, SHELL.to_json()]})
+    fs.files[FILE] = text
+    claude, aider_, codex, shell = LoadProfiles(fs, DATA).execute(include_disabled=True)
+    assert (claude.command, aider_.command, codex.command, shell.command) == \
+        ("claude", "aider", "", "")
+    assert fs.files[FILE] == text  # loading rewrites nothing
+    assert DetectProfiles(FakeDetector({"claude": "2.1"})).one(claude).installed
+    renamed = shell.model_copy(update={"name": "My shell"})
+    saved = save(fs, [claude, aider_, codex, renamed],
+                 {"claude": "/usr/bin/claude", "aider": "/usr/bin/aider"})
+    assert [p["command"] for p in json.loads(fs.files[FILE])["profiles"]] == \
+        ["claude", "aider", "", ""]
+    assert saved[3].name == "My shell"

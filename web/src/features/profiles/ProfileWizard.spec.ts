@@ -265,13 +265,16 @@ describe('Profile editor', () => {
   it('opens the profile a refused save names, with the message next to its field', async () => {
     const h = harness({ installed: ['sh', 'claude'] });
     const w = await open(h);
-    h.gateway.failNext('profiles.save', new GatewayError('INVALID', "profiles[0].env.PATH: PATH is set by IdeA at launch", { field: 'profiles[0].env.PATH' }));
+    h.gateway.failNext(
+      'profiles.save',
+      new GatewayError('INVALID', 'Claude Code: Environment: PATH is set by IdeA at launch', { field: 'profiles[0].env.PATH', label: 'Environment' }),
+    );
     await w.findByRole('checkbox', { name: /Shell/ });
     await fireEvent.click(w.getByRole('button', { name: 'Save' }));
     expect(await w.findByTestId('profile-editor')).toHaveAttribute('data-profile', 'claude-code');
     expect(within(w.getByTestId('profile-editor')).getByRole('alert')).toHaveTextContent('PATH is set by IdeA');
     expect(w.getByTestId('pe-env')).toHaveFocus(); // the field at fault, focused
-    // named as the user knows it, not by its index in the list sent
-    expect(w.getByText(/^Could not save profiles:/)).toHaveTextContent('Could not save profiles: Claude Code: env.PATH: PATH is set by IdeA');
+    // named as the user knows it, not by its index in the list sent nor its path in the profile
+    expect(w.getByText(/^Could not save profiles:/)).toHaveTextContent('Could not save profiles: Claude Code: Environment: PATH is set by IdeA');
   });
 });

@@ -300,9 +300,9 @@ export class ProfileWizard {
       const field = typeof failure.details.field === 'string' ? failure.details.field : '';
       const at = /^profiles\[(\d+)\]\.?(.*)$/.exec(field);
       const row = at ? rows[Number(at[1])] : undefined;
-      // The backend names the field by its index in the list sent (`profiles[0].command`); the
-      // user knows the profile by its name (a trial read "profiles[0].command: …").
-      const message = row ? failure.message.replace(/^profiles\[\d+\]\.?/, `${row.name}: `) : failure.message;
+      // `details.field` gives the profile by its index in the list sent (`profiles[0].command`);
+      // the message names it and the field as the user knows them (`Claude Code: Command: …`).
+      const message = failure.message;
       this.#error = `Could not save profiles: ${message}`;
       if (at && row) {
         this.#fieldError = { id: row.id, field: at[2] ?? '', message };

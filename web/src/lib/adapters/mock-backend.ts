@@ -212,6 +212,12 @@ const SETTING_BOUNDS: Record<string, [number, number]> = {
   'ui.sidePanelWidth': [160, 1200],
 };
 
+/** What the Settings dialog calls a setting: a refusal names it so, as the backend's (`field_labels`). */
+const SETTING_LABELS: Record<string, string> = {
+  'terminal.fontSize': 'Terminal font size',
+  'terminal.scrollbackLines': 'Scrollback lines',
+};
+
 interface MockProject {
   root: string;
   name: string;
@@ -712,8 +718,10 @@ export class MockBackend {
         this.#reply('profiles.save', [profiles], () => {
           profiles.forEach((profile, index) => {
             if (profile.enabled !== false && profile.command && !this.#options.installed.includes(profile.command)) {
+              // As the backend: the profile by its name, the field by the editor's label.
               const field = `profiles[${index}].command`;
-              throw new GatewayError('INVALID', `${field}: '${profile.command}' was not found on the PATH`, { field });
+              const message = `${profile.name || profile.id}: Command: '${profile.command}' was not found on the PATH`;
+              throw new GatewayError('INVALID', message, { field, label: 'Command' });
             }
           });
           // Like the backend (`profiles_to_store`): an unticked built-in left as the catalogue has it is not written.
@@ -824,8 +832,10 @@ export class MockBackend {
               if (!(key in next[section])) throw new GatewayError('INVALID', `settings.${section}.${key}: unknown setting`);
               const bounds = SETTING_BOUNDS[`${section}.${key}`];
               if (bounds && (typeof value !== 'number' || !Number.isInteger(value) || value < bounds[0] || value > bounds[1])) {
-                throw new GatewayError('INVALID', `settings.${section}.${key}: must be an integer from ${bounds[0]} to ${bounds[1]}`, {
+                const label = SETTING_LABELS[`${section}.${key}`];
+                throw new GatewayError('INVALID', `${label ?? `settings.${section}.${key}`}: must be an integer from ${bounds[0]} to ${bounds[1]}`, {
                   field: `settings.${section}.${key}`,
+                  ...(label ? { label } : {}),
                 });
               }
               next[section][key] = value;

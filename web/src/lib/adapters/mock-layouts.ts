@@ -160,11 +160,14 @@ function freshCopy(node: LayoutNode, newId: () => string): LayoutNode {
   return { ...node, node: { ...node.node, id: newId(), cells: node.node.cells.map((c) => ({ ...c, node: freshCopy(c.node, newId) })) } };
 }
 
+/** As the backend: a refused name is said as the dialog names its field, its path in the op in the details. */
+const NAME_FIELD = { field: 'op.name', label: 'Layout name' };
+
 function cleanName(doc: LayoutDoc, name: string, keepId?: string): string {
   const cleaned = name.split(/\s+/).filter(Boolean).join(' ');
-  if (!cleaned) throw new GatewayError('INVALID', 'op.name: a layout needs a name', { field: 'op.name' });
+  if (!cleaned) throw new GatewayError('INVALID', 'Layout name: a layout needs a name', { ...NAME_FIELD });
   if (doc.layouts.some((l) => l.id !== keepId && l.name.toLowerCase() === cleaned.toLowerCase())) {
-    throw new GatewayError('INVALID', `op.name: a layout named '${cleaned}' already exists`, { field: 'op.name' });
+    throw new GatewayError('INVALID', `Layout name: a layout named '${cleaned}' already exists`, { ...NAME_FIELD });
   }
   return cleaned;
 }

@@ -20,6 +20,14 @@ describe('plainMessage', () => {
 describe('besideField', () => {
   const refusal = (message: string, details: Record<string, unknown> = {}) => ({ message, details });
 
+  it('drops the label of the field it is shown beside', () => {
+    expect(besideField(refusal('Layout name: a layout needs a name', { field: 'op.name', label: 'Layout name' }))).toBe(
+      'a layout needs a name',
+    );
+    expect(besideField(refusal('Name: field required', { field: 'name', label: 'Name' }))).toBe('field required');
+    expect(besideField(refusal("unknown profile 'x: y'", { field: 'profileId', label: 'Profile' }))).toBe("unknown profile 'x: y'");
+  });
+
   it('drops the path of the field it is shown beside', () => {
     expect(besideField(refusal('op.name: a layout needs a name', { field: 'op.name' }))).toBe('a layout needs a name');
     expect(besideField(refusal('agent.name: an agent named Alpha already exists', { field: 'name' }))).toBe(

@@ -18,12 +18,15 @@ export interface Refusal {
 
 /**
  * A refusal's message as shown beside the field it names: the backend prefixes it with the
- * field's path in its own input (`op.name: a layout needs a name`, details `{field: 'op.name'}`;
- * `agent.name: …`, `{field: 'name'}`), noise beside the field itself. A message that does not
- * start with the path of the field in `details.field` is kept whole.
+ * field's label in the form (`Layout name: a layout needs a name`, details `{field: 'op.name',
+ * label: 'Layout name'}`), or with its path in a file (`agents[2].mdPath: field required`,
+ * `{field: 'agents[2].mdPath'}`): noise beside the field itself. A message that does not start
+ * with the label, or the path of the field in `details.field`, is kept whole.
  */
 export function besideField(refusal: Refusal): string {
   const { message, details } = refusal;
+  const label = typeof details.label === 'string' ? `${details.label}: ` : '';
+  if (label && message.startsWith(label)) return message.slice(label.length);
   const field = typeof details.field === 'string' ? details.field : '';
   const found = /^([\w$.[\]-]+):\s+/.exec(message);
   if (!field || !found) return message;
