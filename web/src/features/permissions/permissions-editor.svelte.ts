@@ -1,3 +1,4 @@
+import { plainMessage } from '../../lib/domain/error-text';
 import {
   fieldTarget,
   newDocument,
@@ -218,7 +219,7 @@ export class PermissionsEditorModel {
       return true;
     } catch (error) {
       const failed = asGatewayError(error);
-      this.#saveError = `${failed.code}: ${failed.message}`;
+      this.#saveError = plainMessage(failed.code, failed.message);
       const field = failed.details.field;
       this.#invalid = typeof field === 'string' ? fieldTarget(field, this.scope) : null;
       return false;
@@ -237,7 +238,7 @@ export class PermissionsEditorModel {
     } catch (error) {
       const failed = asGatewayError(error);
       this.#testResult = null;
-      this.#testError = `${failed.code}: ${failed.message}`;
+      this.#testError = plainMessage(failed.code, failed.message);
     } finally {
       this.#testing = false;
     }
