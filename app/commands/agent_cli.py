@@ -82,6 +82,9 @@ def run(args: argparse.Namespace, env: Mapping[str, str], *, stdin: TextIO | Non
     except EndpointError as exc:
         print(f"idea{' hook' if hook else ''}: {exc.code}: {exc.message}", file=err)
         return 0 if hook else 1
+    except UsageError as exc:  # as argparse's own usage errors: exit 2
+        print(f"idea {args.command}: {exc}", file=err)
+        return 2
     except KeyboardInterrupt:  # Ctrl+C while waiting: the closed connection withdraws an ask
         what = " (the ask is withdrawn)" if args.command == "ask" else ""
         print(f"idea{' hook' if hook else ''}: interrupted{what}", file=err)
@@ -99,8 +102,13 @@ def _is_tty(stream: TextIO) -> bool:
         return False
 
 
+class UsageError(ValueError):
+    """A command line that names no endpoint error: the user left something out."""
+
+
 def build_command(args: argparse.Namespace, read_stdin: Callable[[], str]) -> dict[str, Any]:
-    """The command of `ask|reply|agents|message` (a text argument `-` is read from stdin)."""
+    """The command of `ask|reply|agents|message` (a text argument `-` is read from stdin).
+    Raises `UsageError` for `reply` with neither an answer nor another signal."""
     def text(value: str) -> str:
         return read_stdin() if value == "-" else value
 
@@ -125,8 +133,9 @@ def build_command(args: argparse.Namespace, read_stdin: Callable[[], str]) -> di
         if args.result is not None:
             command["context" if signal in ("ERROR", "BLOCKED_ON", "CHECKPOINT") else
                     "result"] = text(args.result)
-        elif signal == "RETURN":
-            command["result"] = ""
+        elif signal == "RETURN":  # a bare `idea reply` is a forgotten answer, not an empty one
+            raise UsageError('give your answer: idea reply "..." ("" for an empty one, "-" '
+                             "reads it from stdin)")
         if getattr(args, "option", None):
             command["options"] = args.option
         if args.ticket:

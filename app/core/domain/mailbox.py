@@ -71,17 +71,18 @@ class Mailbox:
             raise AppError(NOT_FOUND, why + (f"; the current task is {current.id}"
                                              if current is not None else ""),
                            {"ticket": ticket_id})
+        if ticket_id is not None and (current is None or ticket_id != current.id):
+            queued = any(t.id == ticket_id for t in self._waiting)
+            why = "has not been delivered yet" if queued else "is not a task of this agent"
+            now = (f"the current task is {current.id}" if current is not None else
+                   f"{self._name} has no task in progress")
+            raise AppError(NOT_FOUND, f"ticket {ticket_id} {why}; {now}", {"ticket": ticket_id})
         if current is None:
             last = self._ended[-1] if self._ended else None
             why = (f": its last ticket, {last.id}, was a message from {last.label}, which needs "
                    "no reply" if last is not None and last.kind == "message" else "")
             raise AppError(NOT_FOUND, f"{self._name} has no task in progress to reply to{why}",
                            {"ticket": ticket_id})
-        if ticket_id is not None and ticket_id != current.id:
-            queued = any(t.id == ticket_id for t in self._waiting)
-            why = "has not been delivered yet" if queued else "is not a task of this agent"
-            raise AppError(NOT_FOUND, f"ticket {ticket_id} {why}; the current task is "
-                                      f"{current.id}", {"ticket": ticket_id})
         return current
 
     def end_turn(self) -> Ticket | None:

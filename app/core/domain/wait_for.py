@@ -38,6 +38,10 @@ class WaitForGraph:
         if back is None:
             return
         label = names or {}
+        if waiter == target:  # said as a message to itself is (delegation.py)
+            name = label.get(waiter, waiter)
+            raise AppError(CYCLE, f"refused: {name} cannot ask itself (it would wait on its own "
+                                  "answer)", {"cycle": [waiter, waiter]})
         chain = " → ".join(label.get(a, a) for a in [waiter, *back])
         raise AppError(CYCLE, f"refused: this ask would deadlock ({chain})",
                        {"cycle": [waiter, *back]})

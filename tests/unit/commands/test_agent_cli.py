@@ -11,12 +11,14 @@ import pytest
 
 from app.cli import build_parser
 from app.commands.agent_cli import (
+    UsageError,
     build_command,
     cells,
     hook_command,
     hook_event,
     read_hook_payload,
     render,
+    run,
 )
 from app.commands.endpoint_door import parse_command_line
 from app.core.errors import INVALID, AppError
@@ -60,6 +62,19 @@ def test_packet_options_become_the_commands_fields() -> None:
                   {"choice": "B"}) == "B"
     assert render(parse("reply", "--signal", "CHECKPOINT", "half done"), {"ticket": "t"}) == \
         "reported (ticket t)"
+
+
+def test_a_bare_reply_asks_for_the_answer_and_an_empty_one_is_said_so() -> None:
+    # Trial: a bare `idea reply` went as an empty answer (or NOT_FOUND), never asking for it.
+    with pytest.raises(UsageError, match='give your answer: idea reply "..."'):
+        build_command(parse("reply"), no_stdin)
+    with pytest.raises(UsageError):
+        build_command(parse("reply", "--ticket", "t1"), no_stdin)
+    assert build_command(parse("reply", ""), no_stdin) == {"type": "agent.reply", "result": ""}
+    err = io.StringIO()
+    env = {"IDEA_ENDPOINT": "unused", "IDEA_AGENT_ID": "a1", "IDEA_TOKEN": "t"}
+    assert run(parse("reply"), env, stdin=io.StringIO(), stdout=io.StringIO(), stderr=err) == 2
+    assert err.getvalue().startswith('idea reply: give your answer: idea reply "..."')
 
 
 def test_a_dash_reads_the_text_from_stdin() -> None:

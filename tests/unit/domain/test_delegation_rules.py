@@ -126,6 +126,11 @@ def test_a_reply_without_a_ticket_after_a_message_says_the_message_needs_none() 
     assert err.value.code == "NOT_FOUND"
     assert err.value.message == ("Beta has no task in progress to reply to: its last ticket, m1, "
                                  "was a message from user, which needs no reply")
+    # A ticket it never had is named as such (a trial got the hint about m1 instead).
+    with pytest.raises(AppError) as err:
+        box.resolve("bogus")
+    assert err.value.message == ("ticket bogus is not a task of this agent; Beta has no task in "
+                                 "progress")
 
 
 def test_capacity_counts_waiting_tickets_only() -> None:
@@ -167,7 +172,7 @@ def test_cycles_of_any_length_are_refused_with_the_chain() -> None:
     graph.check("a", "c")  # a → b → c and a → c: no cycle
     for waiter, target, chain in (("c", "a", "Gamma → Alpha → Beta → Gamma"),
                                   ("b", "a", "Beta → Alpha → Beta"),
-                                  ("a", "a", "Alpha → Alpha")):
+                                  ("a", "a", "Alpha cannot ask itself")):
         with pytest.raises(AppError) as err:
             graph.check(waiter, target, names)
         assert err.value.code == "CYCLE" and chain in err.value.message
