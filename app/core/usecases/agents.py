@@ -35,7 +35,8 @@ class CreateAgent:
 
     def execute(self, project: ProjectState, name: str, persona: str, profile_id: str,
                 profiles: Sequence[Profile]) -> AgentEntry:
-        """Write `agents/<slug>.md` then `agents.json`; return the new entry.
+        """Write `agents/<slug>.md` (`<slug>-2.md`… when another agent's or a file left on
+        disk has that name) then `agents.json`; return the new entry.
 
         Raises `INVALID` (empty/duplicate name, unknown profile), `CORRUPT_FILE`
         (`agents.json` unreadable), `NOT_WRITABLE`.
@@ -43,7 +44,10 @@ class CreateAgent:
         manifest = require_manifest(project)
         clean = validate_agent_name(name, manifest)
         _check_profile(profile_id, profiles)
-        md_path = unique_md_path(clean, (a.md_path for a in manifest.agents))
+        # A persona on disk no agent names (one a deleted agent left, kept on purpose) is taken
+        # too: the new agent's persona must never overwrite it.
+        kept = [f"agents/{name}" for name in self._fs.list_dir(project.path("agents"))]
+        md_path = unique_md_path(clean, [*(a.md_path for a in manifest.agents), *kept])
         entry = AgentEntry(agent_id=self._ids.new_id(), name=clean, md_path=md_path,
                            profile_id=profile_id, skills=())
         persona_file = persona_path(project, entry)

@@ -101,6 +101,18 @@ def test_delete_removes_entry_and_run_dir() -> None:
     assert err.value.code == "NOT_FOUND"
 
 
+def test_a_new_agent_never_overwrites_the_persona_a_deleted_one_left() -> None:
+    # Trial: deleting Shelly kept agents/shelly.md; a new "Shelly" then wrote over it.
+    fs, ids, state = created_project()
+    old = CreateAgent(fs, ids).execute(state, "Shelly", "# the old persona", "shell", PROFILES)
+    DeleteAgent(fs).execute(state, old.agent_id)
+    assert fs.files[f"{ROOT}/.ideai/agents/shelly.md"] == "# the old persona"
+    new = CreateAgent(fs, ids).execute(state, "Shelly", "# a new one", "shell", PROFILES)
+    assert new.md_path == "agents/shelly-2.md"
+    assert fs.files[f"{ROOT}/.ideai/agents/shelly.md"] == "# the old persona"
+    assert fs.files[f"{ROOT}/.ideai/agents/shelly-2.md"] == "# a new one"
+
+
 def test_delete_live_agent_is_refused() -> None:
     fs, _, state = original_project()
     state.sessions["s1"] = SessionRecord("s1", "agent", "Git", samples.GIT_ID)

@@ -115,6 +115,8 @@ describe('SessionsPanel', () => {
     await waitFor(() => expect(h.gateway.callsOf('terminals.kill')).toEqual([['s1']]));
     await waitFor(() => expect(within(card).queryByTestId('stop-agent')).not.toBeInTheDocument());
     await fireEvent.click(within(card).getByTestId('delete-agent'));
+    // The question says the persona file is kept (a trial's new agent of that name wrote over it).
+    expect(card).toHaveTextContent('Delete Coder? Its persona file stays.');
     await fireEvent.click(within(card).getByTestId('confirm-delete-agent'));
     await waitFor(() => expect(screen.queryByTestId('agent-item')).not.toBeInTheDocument());
     expect(h.gateway.callsOf('agents.delete')).toEqual([['/p', 'a1']]);
