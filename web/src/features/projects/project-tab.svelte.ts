@@ -585,6 +585,19 @@ export class ProjectTab {
     this.#sessions = this.#sessions.map((s) => (s.sessionId === sessionId ? { ...s, alive: false, exitCode } : s));
   }
 
+  /**
+   * The exit code of `agentId`'s last session when that session failed on its own (1–127; 128
+   * and above is a signal, such as the user's Stop) and is still held (in a cell or detached);
+   * else null. The card says so: a CLI that quits at once otherwise reads "stopped", like an
+   * agent never launched.
+   */
+  failedExit(agentId: string): number | null {
+    const last = this.#sessions.filter((s) => s.agentId === agentId).at(-1);
+    if (!last || last.alive) return null;
+    const code = last.exitCode;
+    return code !== null && code >= 1 && code <= 127 ? code : null;
+  }
+
   /** `sessionReleased`: the backend forgot the session; so does the tab. */
   sessionReleased(sessionId: string): void {
     if (!this.#sessions.some((s) => s.sessionId === sessionId)) return;

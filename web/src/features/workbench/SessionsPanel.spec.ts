@@ -96,6 +96,25 @@ describe('SessionsPanel', () => {
     await waitFor(() => expect(storedLeaves(h)).toEqual([{ id: 'n1', session: 's1' }, { id: 'n2', session: 's2' }]));
   });
 
+  it('an agent whose CLI failed says so on its card, not just "stopped"', async () => {
+    // Trial: an offline Claude Code quit with code 1 in its cell; its card read "stopped".
+    const h = harness({ projects: [project('/p', { agents: [coder] })] });
+    await openProject(h);
+    const tab = h.workspace.activeTab!;
+    await tab.launchAgent('a1', 'n1', 80, 24);
+    await settle();
+    const card = screen.getByTestId('agent-item');
+    expect(within(card).queryByTestId('agent-exited')).not.toBeInTheDocument();
+    h.gateway.push({ events: [{ type: 'sessionExited', root: '/p', sessionId: 's1', exitCode: 1 }, { type: 'agentStateChanged', root: '/p', agentId: 'a1', state: 'stopped' }] });
+    await settle();
+    expect(within(card).getByTestId('agent-exited')).toHaveTextContent('exit 1');
+    expect(within(card).getByTestId('agent-exited')).toHaveAttribute('title', 'Its last run ended with exit code 1: its terminal shows why');
+    // The user's Stop (a signal, 128 and above) is no failure.
+    h.gateway.push({ events: [{ type: 'sessionExited', root: '/p', sessionId: 's1', exitCode: 143 }] });
+    await settle();
+    expect(within(card).queryByTestId('agent-exited')).not.toBeInTheDocument();
+  });
+
   it('an agent shows its state; once detached it can be stopped, then deleted from its card', async () => {
     const h = harness({ projects: [project('/p', { agents: [coder] })] });
     await openProject(h);
