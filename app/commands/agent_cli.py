@@ -80,7 +80,7 @@ def run(args: argparse.Namespace, env: Mapping[str, str], *, stdin: TextIO | Non
             if waiting is not None:
                 waiting.cancel()
     except EndpointError as exc:
-        print(f"idea{' hook' if hook else ''}: {exc.code}: {exc.message}", file=err)
+        print(f"idea{' hook' if hook else ''}: {exc.code}: {said_as_argument(exc)}", file=err)
         return 0 if hook else 1
     except UsageError as exc:  # as argparse's own usage errors: exit 2
         print(f"idea {args.command}: {exc}", file=err)
@@ -93,6 +93,24 @@ def run(args: argparse.Namespace, env: Mapping[str, str], *, stdin: TextIO | Non
     if text:
         print(text, file=out)
     return 0
+
+
+#: The command's fields (docs/contracts.md §7.5) as the `idea` command line names them.
+_ARGUMENTS = {"target": "AGENT", "task": "TASK", "text": "TEXT", "result": "RESULT",
+              "context": "RESULT", "ticket": "--ticket", "options": "--option",
+              "files": "--file", "zone": "--zone", "decision": "--decision",
+              "signal": "--signal"}
+
+
+def said_as_argument(exc: EndpointError) -> str:
+    """`exc`'s message with a refused field named as the command line's argument (`TASK: is
+    blank: say what to do`) rather than as the protocol's (`command.task: …`, which the MCP
+    tools and the file protocol keep)."""
+    field = exc.details.get("field")
+    prefix = f"command.{field}: "
+    if isinstance(field, str) and field in _ARGUMENTS and exc.message.startswith(prefix):
+        return f"{_ARGUMENTS[field]}: {exc.message[len(prefix):]}"
+    return exc.message
 
 
 def _is_tty(stream: TextIO) -> bool:

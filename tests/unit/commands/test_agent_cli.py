@@ -19,7 +19,9 @@ from app.commands.agent_cli import (
     read_hook_payload,
     render,
     run,
+    said_as_argument,
 )
+from app.commands.endpoint_client import EndpointError
 from app.commands.endpoint_door import parse_command_line
 from app.core.errors import INVALID, AppError
 
@@ -75,6 +77,17 @@ def test_a_bare_reply_asks_for_the_answer_and_an_empty_one_is_said_so() -> None:
     env = {"IDEA_ENDPOINT": "unused", "IDEA_AGENT_ID": "a1", "IDEA_TOKEN": "t"}
     assert run(parse("reply"), env, stdin=io.StringIO(), stdout=io.StringIO(), stderr=err) == 2
     assert err.getvalue().startswith('idea reply: give your answer: idea reply "..."')
+
+
+def test_a_refused_field_is_named_as_the_command_lines_argument() -> None:
+    # Trial: `idea ask Shelly "   "` printed `INVALID: command.task: is blank: say what to do`.
+    blank = EndpointError("INVALID", "command.task: is blank: say what to do", {"field": "task"})
+    assert said_as_argument(blank) == "TASK: is blank: say what to do"
+    many = EndpointError("INVALID", "command.options: ESCALATE needs at least two options",
+                         {"field": "options"})
+    assert said_as_argument(many) == "--option: ESCALATE needs at least two options"
+    other = EndpointError("NOT_FOUND", "no agent 'Zed'", {"agent": "Zed"})
+    assert said_as_argument(other) == "no agent 'Zed'"
 
 
 def test_a_dash_reads_the_text_from_stdin() -> None:
