@@ -96,6 +96,16 @@ describe('SessionsPanel', () => {
     await waitFor(() => expect(storedLeaves(h)).toEqual([{ id: 'n1', session: 's1' }, { id: 'n2', session: 's2' }]));
   });
 
+  it('a session shown in another named layout says which, not "in the background"', async () => {
+    // Trial: an agent shown in Layout 2 was listed "in the background" while Default was shown.
+    const { tab } = await twoShells();
+    expect(await tab.editNamedLayout({ kind: 'createLayout', name: 'Work' })).toBeNull();
+    await settle();
+    expect(row('s1').dataset.shown).toBe('layout');
+    expect(within(row('s1')).getByTestId('session-where')).toHaveTextContent('in layout Default');
+    expect(within(row('s2')).getByTestId('session-where')).toHaveTextContent('in the background');
+  });
+
   it('an agent whose CLI failed says so on its card, not just "stopped"', async () => {
     // Trial: an offline Claude Code quit with code 1 in its cell; its card read "stopped".
     const h = harness({ projects: [project('/p', { agents: [coder] })] });
