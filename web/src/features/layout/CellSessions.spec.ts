@@ -32,6 +32,20 @@ describe('launching into a cell', () => {
     expect(leaves(h.workspace.activeTab!.layoutRoot)).toEqual(storedLeaves(h));
   });
 
+  it("keeps the agent's name in its cell header while the agents cannot be read", async () => {
+    // Trial: with agents.json broken, the header of a running agent's cell read "AGENT".
+    const h = harness({ projects: [project('/p', { agents: [coder] })] });
+    await openProject(h);
+    await fireEvent.click(screen.getByTestId('launch-agent'));
+    await fireEvent.click(await screen.findByTestId('launch-agent-option'));
+    await screen.findByTestId('terminal');
+    await settle();
+    const tab = h.workspace.activeTab!;
+    tab.refresh({ ...project('/p'), agents: [], layouts: tab.layouts, sessions: [...tab.sessions] });
+    await settle();
+    expect(screen.getByTestId('cell').querySelector('.title')).toHaveTextContent(/^Coder$/);
+  });
+
   it('shows the launched session from the reply alone, before any layoutChanged push', async () => {
     const h = harness({ projects: [project('/p', { agents: [coder] })] });
     await openProject(h);
