@@ -1,6 +1,7 @@
 """UI polish on the real window: the keyboard focus follows "Open shell", "Launch agent" and
 splits, and comes back to the focused cell's terminal after closing a cell, an undo, the
-palette, Settings and a tab switch; the New agent form takes it in Name and Escape closes it;
+palette, Settings and a tab switch; the New agent form takes it in Name and Escape closes it
+(asking "Close without saving?" first when something was typed);
 "Profiles…" reopens the wizard on the saved profiles; a narrow cell keeps its header
 inside its box and a splitter drag stops at the minimum cell width; a narrow agent cell keeps
 its name and its ⋯ menu in view, its buttons giving way first; an agent card's hover actions
@@ -157,7 +158,16 @@ def test_the_keyboard_comes_back_to_the_focused_cell_after_commands(launch, tmp_
     form.wait_for()
     wait_for(lambda: page.evaluate("() => document.activeElement?.id") == "agent-name", what="focus in Name")
     page.keyboard.type("Draft")
+    # Something typed: Escape asks first; Escape again keeps editing; Discard changes closes.
     page.keyboard.press("Escape")
+    question = form.locator('[data-testid="agent-form-confirm-close"]')
+    question.wait_for()
+    assert "Close without saving?" in question.inner_text()
+    page.keyboard.press("Escape")
+    question.wait_for(state="detached")
+    assert form.locator('[name="name"]').input_value() == "Draft"
+    page.keyboard.press("Escape")
+    form.locator('[data-testid="agent-form-discard"]').click()
     form.wait_for(state="detached")
     assert plus.evaluate("(el) => el === document.activeElement")
 
@@ -209,12 +219,14 @@ def test_profiles_reopen_with_the_saved_profiles(launch, tmp_path: Path) -> None
     missing.wait_for()
     assert "claude-code" in missing.inner_text()
 
-    # Cancel closes without saving.
+    # Cancel closes without saving (a tick changed: after "Close without saving?").
     page.locator('[data-testid="open-profiles"]').click()
     wizard.wait_for()
     assert wizard.locator('input[name="aider"]').is_disabled()  # not installed: not tickable
     wizard.locator('input[name="codex-cli"]').check()
     wizard.locator('[data-testid="wizard-cancel"]').click()
+    wizard.locator('[data-testid="wizard-confirm-close"]').wait_for()
+    wizard.locator('[data-testid="wizard-discard"]').click()
     wizard.wait_for(state="detached")
     assert sorted(p["id"] for p in read_json(data / "profiles.json")["profiles"]) == ["gemini-cli", "shell"]
 

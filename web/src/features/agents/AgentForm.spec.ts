@@ -164,7 +164,9 @@ describe('agents panel', () => {
     await waitFor(() => expect(name).toHaveFocus());
     await fireEvent.input(name, { target: { value: 'Draft' } });
 
+    // typed: it asks first; discarded: closed, the keyboard back on +
     await fireEvent.keyDown(name, { key: 'Escape' });
+    await fireEvent.click(screen.getByTestId('agent-form-discard'));
     expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument();
     expect(plus).toHaveFocus();
     expect(h.gateway.callsOf('agents.create')).toHaveLength(0);
@@ -191,5 +193,81 @@ describe('agents panel', () => {
     expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument();
     expect(screen.getByTestId('edit-agent')).toHaveFocus();
     expect(h.gateway.callsOf('agents.update')).toHaveLength(0);
+  });
+
+  describe('closing with changes asks first', () => {
+    // Trial finding: a name and a persona typed, Escape threw them away without a word.
+    it('Escape in a typed New agent asks; Escape again keeps editing; Discard closes, nothing created', async () => {
+      const h = await panel();
+      await fireEvent.click(screen.getByTestId('new-agent'));
+      const name = screen.getByLabelText('Name');
+      await fireEvent.input(name, { target: { value: 'Reviewer' } });
+      await fireEvent.input(screen.getByLabelText(/Persona/), { target: { value: '# Reviews' } });
+
+      await fireEvent.keyDown(screen.getByLabelText(/Persona/), { key: 'Escape' });
+      expect(screen.getByTestId('agent-form')).toBeInTheDocument();
+      expect(screen.getByTestId('agent-form-confirm-close')).toHaveTextContent('Close without saving?');
+      expect(screen.getByTestId('agent-form-confirm-close')).toHaveAttribute('role', 'alert');
+
+      // Escape on the question itself keeps editing, nothing lost
+      await fireEvent.keyDown(screen.getByTestId('agent-form-discard'), { key: 'Escape' });
+      expect(screen.queryByTestId('agent-form-confirm-close')).not.toBeInTheDocument();
+      expect(name).toHaveValue('Reviewer');
+      expect(screen.getByLabelText(/Persona/)).toHaveValue('# Reviews');
+
+      // Cancel asks too; Discard changes closes, nothing saved
+      await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+      expect(screen.getByTestId('agent-form')).toBeInTheDocument();
+      await fireEvent.click(screen.getByTestId('agent-form-discard'));
+      expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument();
+      expect(h.gateway.callsOf('agents.create')).toHaveLength(0);
+      expect(screen.queryByTestId('agent-item')).not.toBeInTheDocument();
+    });
+
+    it('Keep editing gives the keyboard back to the field, and Create still saves what was typed', async () => {
+      const h = await panel();
+      await fireEvent.click(screen.getByTestId('new-agent'));
+      const name = screen.getByLabelText('Name');
+      await waitFor(() => expect(name).toHaveFocus());
+      await fireEvent.input(name, { target: { value: 'Reviewer' } });
+      await fireEvent.keyDown(name, { key: 'Escape' });
+      const keep = screen.getByTestId('agent-form-keep-editing');
+      keep.focus();
+      await fireEvent.click(keep);
+      expect(screen.queryByTestId('agent-form-confirm-close')).not.toBeInTheDocument();
+      expect(name).toHaveFocus();
+      expect(h.gateway.callsOf('agents.create')).toHaveLength(0); // the question's buttons submit nothing
+      await fireEvent.click(screen.getByTestId('agent-save'));
+      await waitFor(() => expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument());
+      expect(h.gateway.callsOf('agents.create')).toHaveLength(1);
+    });
+
+    it('an edited persona asks before closing; the persona on disk stays as it was', async () => {
+      const h = await panel();
+      const agent = await h.workspace.activeTab!.createAgent({ name: 'Coder', persona: 'old', profileId: 'shell' });
+      await fireEvent.click(await screen.findByTestId('edit-agent'));
+      await waitFor(() => expect(screen.getByLabelText(/Persona/)).toHaveValue('old'));
+      await fireEvent.input(screen.getByLabelText(/Persona/), { target: { value: 'new' } });
+      await fireEvent.keyDown(screen.getByLabelText(/Persona/), { key: 'Escape' });
+      expect(screen.getByTestId('agent-form-confirm-close')).toBeInTheDocument();
+      await fireEvent.click(screen.getByTestId('agent-form-discard'));
+      expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument();
+      expect(h.gateway.callsOf('agents.update')).toHaveLength(0);
+      expect(await h.gateway.agents.persona('/p', agent.agentId)).toBe('old');
+    });
+
+    it('closes at once when nothing was changed (or the change was undone)', async () => {
+      const h = await panel();
+      await fireEvent.click(screen.getByTestId('new-agent'));
+      await fireEvent.keyDown(screen.getByLabelText('Name'), { key: 'Escape' });
+      expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument();
+
+      await fireEvent.click(screen.getByTestId('new-agent'));
+      await fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'x' } });
+      await fireEvent.input(screen.getByLabelText('Name'), { target: { value: '' } });
+      await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+      expect(screen.queryByTestId('agent-form')).not.toBeInTheDocument();
+      expect(h.gateway.callsOf('agents.create')).toHaveLength(0);
+    });
   });
 });

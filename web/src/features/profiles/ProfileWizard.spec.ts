@@ -122,16 +122,103 @@ describe('Profiles… (the wizard after the first run)', () => {
       ['claude-code', false, '/opt/claude'], ['shell', true, shell.command], ['my-llm', false, 'myllm']]);
   });
 
-  it('keeps Save disabled with nothing ticked, and Cancel closes without saving', async () => {
+  it('keeps Save disabled with nothing ticked, and Cancel closes without saving (asking first)', async () => {
     const h = harness({ profiles: [shell] });
     const wizard = await openProfiles(h);
 
     await fireEvent.click(within(wizard).getByRole('checkbox', { name: /Shell/ }));
     expect(within(wizard).getByRole('button', { name: 'Save' })).toBeDisabled();
     await fireEvent.click(within(wizard).getByTestId('wizard-cancel'));
+    expect(within(wizard).getByTestId('wizard-confirm-close')).toHaveTextContent('Close without saving?');
+    await fireEvent.click(within(wizard).getByTestId('wizard-discard'));
 
     expect(screen.queryByTestId('wizard')).not.toBeInTheDocument();
     expect(h.gateway.callsOf('profiles.save')).toHaveLength(0);
+  });
+
+  describe('closing with changes asks first', () => {
+    // Trial finding: Edit Shell, `MYVAR=1` typed in Environment, Escape: closed, nothing saved, no word.
+    async function typedInShell(h: ReturnType<typeof harness>) {
+      const wizard = await openProfiles(h);
+      await fireEvent.click(within(wizard).getByTestId('edit-shell'));
+      const env = within(wizard).getByTestId('pe-env');
+      await fireEvent.input(env, { target: { value: 'MYVAR=1' } });
+      return { wizard, env };
+    }
+
+    it('Escape in the field asks; Escape on the question keeps editing; Discard closes, nothing saved', async () => {
+      const h = harness({ profiles: [shell] });
+      const { wizard, env } = await typedInShell(h);
+
+      await fireEvent.keyDown(env, { key: 'Escape' });
+      expect(screen.getByTestId('wizard')).toBeInTheDocument();
+      const question = within(wizard).getByTestId('wizard-confirm-close');
+      expect(question).toHaveTextContent('Close without saving?');
+      expect(question).toHaveAttribute('role', 'alert');
+
+      await fireEvent.keyDown(within(wizard).getByTestId('wizard-discard'), { key: 'Escape' });
+      expect(screen.getByTestId('wizard')).toBeInTheDocument();
+      expect(within(wizard).queryByTestId('wizard-confirm-close')).not.toBeInTheDocument();
+      expect(env).toHaveValue('MYVAR=1');
+
+      await fireEvent.keyDown(env, { key: 'Escape' });
+      await fireEvent.click(within(wizard).getByTestId('wizard-discard'));
+      expect(screen.queryByTestId('wizard')).not.toBeInTheDocument();
+      expect(h.gateway.callsOf('profiles.save')).toHaveLength(0);
+      expect((await h.gateway.profiles.list()).find((p) => p.id === 'shell')?.env).toBeUndefined();
+    });
+
+    it('Escape after leaving the field asks too; Keep editing keeps it, and Save stores it', async () => {
+      const h = harness({ profiles: [shell] });
+      const { wizard, env } = await typedInShell(h);
+      const dialog = screen.getByTestId('wizard-dialog');
+      dialog.focus();
+      await fireEvent.keyDown(dialog, { key: 'Escape' });
+      expect(screen.getByTestId('wizard')).toBeInTheDocument();
+      await fireEvent.click(within(wizard).getByTestId('wizard-keep-editing'));
+      expect(within(wizard).queryByTestId('wizard-confirm-close')).not.toBeInTheDocument();
+      expect(h.gateway.callsOf('profiles.save')).toHaveLength(0); // the question's buttons submit nothing
+      expect(env).toHaveValue('MYVAR=1');
+
+      await fireEvent.click(within(wizard).getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(screen.queryByTestId('wizard')).not.toBeInTheDocument());
+      const [saved] = h.gateway.callsOf('profiles.save')[0] as [Profile[]];
+      expect(saved.find((p) => p.id === 'shell')?.env).toEqual({ MYVAR: '1' });
+    });
+
+    it('asks for a line the profile cannot hold yet (no `=`) and for an added profile', async () => {
+      const h = harness({ profiles: [shell] });
+      const wizard = await openProfiles(h);
+      await fireEvent.click(within(wizard).getByTestId('edit-shell'));
+      await fireEvent.input(within(wizard).getByTestId('pe-env'), { target: { value: 'MYVAR' } });
+      await fireEvent.click(within(wizard).getByTestId('wizard-cancel'));
+      expect(within(wizard).getByTestId('wizard-confirm-close')).toBeInTheDocument();
+      await fireEvent.click(within(wizard).getByTestId('wizard-keep-editing'));
+      await fireEvent.input(within(wizard).getByTestId('pe-env'), { target: { value: '' } });
+      await fireEvent.change(within(wizard).getByTestId('add-profile'), { target: { value: 'acp-agent' } });
+      await fireEvent.click(within(wizard).getByTestId('wizard-cancel'));
+      expect(within(wizard).getByTestId('wizard-confirm-close')).toBeInTheDocument();
+    });
+
+    it('closes at once on Escape when nothing changed (an editor opened, a change undone)', async () => {
+      const h = harness({ profiles: [shell] });
+      await openProfiles(h);
+      await fireEvent.keyDown(screen.getByTestId('wizard-dialog'), { key: 'Escape' });
+      expect(screen.queryByTestId('wizard')).not.toBeInTheDocument();
+
+      await fireEvent.click(screen.getByTestId('open-profiles'));
+      const wizard = await screen.findByTestId('wizard');
+      await within(wizard).findByRole('checkbox', { name: /Shell/ });
+      await fireEvent.click(within(wizard).getByTestId('edit-shell'));
+      const env = within(wizard).getByTestId('pe-env');
+      await fireEvent.input(env, { target: { value: 'MYVAR=1' } });
+      await fireEvent.input(env, { target: { value: '' } });
+      await fireEvent.click(within(wizard).getByRole('checkbox', { name: /Shell/ }));
+      await fireEvent.click(within(wizard).getByRole('checkbox', { name: /Shell/ }));
+      await fireEvent.keyDown(env, { key: 'Escape' });
+      expect(screen.queryByTestId('wizard')).not.toBeInTheDocument();
+      expect(h.gateway.callsOf('profiles.save')).toHaveLength(0);
+    });
   });
 
   it('offers no Cancel on the first run', async () => {

@@ -1,5 +1,5 @@
 import { asGatewayError, type Gateway, type Profile, type ProfileDetection, type ProfileTemplate } from '../../lib/ports';
-import { freshId, templateId } from './profile-form';
+import { freshId, templateId, toForm } from './profile-form';
 
 /** The CLIs the wizard always lists, in this order (ids of the built-in catalogue). */
 export const WIZARD_PROFILE_IDS = ['claude-code', 'codex-cli', 'gemini-cli', 'aider', 'shell'] as const;
@@ -82,6 +82,8 @@ export class ProfileWizard {
   #fieldError = $state<{ id: string; field: string; message: string } | null>(null);
 
   readonly #selectedCount = $derived(Object.values(this.#selected).filter(Boolean).length);
+  /** The rows and ticks as loaded: what `dirty` compares with (null until loaded). */
+  #loaded: { rows: readonly WizardRow[]; selected: Readonly<Record<string, boolean>> } | null = null;
 
   #gateway: Gateway;
   #platform: string;
@@ -136,6 +138,25 @@ export class ProfileWizard {
 
   get fieldError(): { id: string; field: string; message: string } | null {
     return this.#fieldError;
+  }
+
+  /**
+   * Whether anything changed since loading: a field as the form shows it (typing then erasing
+   * is no change), a profile added or duplicated, a tick, or an editor holding what its profile
+   * cannot (an environment line without `=`). Closing without saving asks first when so.
+   */
+  get dirty(): boolean {
+    const loaded = this.#loaded;
+    if (this.#loading || !loaded) return false;
+    if (Object.keys(this.#unsaved).length > 0 || this.#rows.length !== loaded.rows.length) return true;
+    const ticked = (selected: Readonly<Record<string, boolean>>, id: string) => selected[id] ?? false;
+    return this.#rows.some((row, index) => {
+      const before = loaded.rows[index];
+      if (row.id !== before.id || ticked(this.#selected, row.id) !== ticked(loaded.selected, row.id)) return true;
+      if (row.profile === before.profile) return false;
+      if (!row.profile || !before.profile) return true;
+      return JSON.stringify(toForm(row.profile)) !== JSON.stringify(toForm(before.profile));
+    });
   }
 
   row(id: string): WizardRow | undefined {
@@ -250,6 +271,8 @@ export class ProfileWizard {
       this.#selected = Object.fromEntries(this.#rows.map((r) => [r.id, r.profile !== null && (r.installed || r.id === 'shell')]));
     }
     this.#error = errors.length > 0 ? errors.join(' ') : null;
+    this.#unsaved = {};
+    this.#loaded = { rows: this.#rows, selected: this.#selected };
     this.#loading = false;
   }
 
