@@ -43,7 +43,8 @@ describe('launching into a cell', () => {
     const tab = h.workspace.activeTab!;
     tab.refresh({ ...project('/p'), agents: [], layouts: tab.layouts, sessions: [...tab.sessions] });
     await settle();
-    expect(screen.getByTestId('cell').querySelector('.title')).toHaveTextContent(/^Coder$/);
+    expect(tab.agents).toEqual([]);
+    await waitFor(() => expect(screen.getByTestId('cell').querySelector('.title')).toHaveTextContent(/^Coder$/));
   });
 
   it('shows the launched session from the reply alone, before any layoutChanged push', async () => {

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { MockPermissionsSeed } from '../../lib/adapters/mock-backend';
 import type { PermissionsDoc } from '../../lib/ports';
 import { agent, harness, openProject, project, settle } from '../../test/harness';
@@ -60,7 +60,7 @@ describe('the project permissions editor', () => {
     await user.click(screen.getByTestId('permissions-add-rule'));
     const [rule] = screen.getAllByTestId('permission-rule');
     expect(within(rule).getByTestId('rule-enforcement')).toHaveTextContent('OS-enforced');
-    await fireEvent.change(within(rule).getByTestId('rule-patterns'), { target: { value: '**' } });
+    await fireEvent.input(within(rule).getByTestId('rule-patterns'), { target: { value: '**' } });
     await user.selectOptions(screen.getByTestId('permissions-fallback'), 'deny');
     await user.click(screen.getByTestId('permissions-save'));
 
@@ -95,7 +95,7 @@ describe('the project permissions editor', () => {
     const user = userEvent.setup();
     await openProjectEditor();
     const patterns = within(screen.getAllByTestId('permission-rule')[0]).getByTestId('rule-patterns');
-    await fireEvent.change(patterns, { target: { value: 'src/**\n../outside/**' } });
+    await fireEvent.input(patterns, { target: { value: 'src/**\n../outside/**' } });
     await user.click(screen.getByTestId('permissions-save'));
     const error = await screen.findByTestId('permissions-save-error');
     expect(error).toHaveTextContent("projectDefaults.rules[0].paths[1]: '../outside/**': '..' is not allowed");
@@ -136,6 +136,11 @@ describe('the project permissions editor', () => {
     await user.click(screen.getByTestId('permissions-add-rule'));
     await user.keyboard('{Escape}');
     expect(screen.getByTestId('permissions-confirm-close')).toBeInTheDocument();
+    // Escape again keeps editing: only "Discard changes" discards (as in the agent form).
+    await user.keyboard('{Escape}');
+    expect(screen.queryByTestId('permissions-confirm-close')).not.toBeInTheDocument();
+    expect(screen.getByTestId('permissions-editor')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
     await user.click(screen.getByTestId('permissions-discard'));
     expect(screen.queryByTestId('permissions-editor')).not.toBeInTheDocument();
   });
@@ -154,7 +159,7 @@ describe("an agent's permissions editor", () => {
     await user.click(screen.getByTestId('permissions-override'));
     await user.click(screen.getByTestId('permissions-add-rule'));
     await user.selectOptions(screen.getByTestId('rule-effect'), 'deny');
-    await fireEvent.change(screen.getByTestId('rule-patterns'), { target: { value: 'secrets/**' } });
+    await fireEvent.input(screen.getByTestId('rule-patterns'), { target: { value: 'secrets/**' } });
     await user.click(screen.getByTestId('permissions-save'));
     await screen.findByTestId('permissions-saved');
     const [[, saved]] = h.gateway.callsOf('permissions.save') as [[string, PermissionsDoc]];
@@ -170,6 +175,177 @@ describe("an agent's permissions editor", () => {
     h.gateway.backend.reportDenial('a2', { source: 'cli', tool: 'sh', target: '/side/x', message: 'EACCES: Permission denied (as the terminal printed it)' });
     const [denial] = await within(editor).findAllByTestId('permissions-denial');
     expect(denial).toHaveTextContent('sh /side/x — EACCES: Permission denied');
+  });
+});
+
+describe('typing in the rule fields (no blur)', () => {
+  const patternsBox = (index = 0) => within(screen.getAllByTestId('permission-rule')[index]).getByTestId<HTMLTextAreaElement>('rule-patterns');
+
+  it('counts every keystroke in a patterns box as an edit: Save enabled, Ctrl+S saves what is typed', async () => {
+    const h = await opened();
+    const user = userEvent.setup();
+    await openProjectEditor();
+    await user.click(screen.getByTestId('permissions-pose'));
+    await user.click(screen.getByTestId('permissions-add-rule'));
+    await user.click(screen.getByTestId('permissions-save'));
+    await screen.findByTestId('permissions-saved');
+
+    await user.type(patternsBox(), 'docs/**');
+    expect(patternsBox()).toHaveFocus();
+    expect(screen.getByTestId('permissions-save')).toBeEnabled();
+    expect(screen.getByText('Unsaved changes')).toBeInTheDocument();
+    expect(screen.queryByTestId('permissions-saved')).not.toBeInTheDocument();
+
+    await user.keyboard('{Control>}s{/Control}');
+    await screen.findByTestId('permissions-saved');
+    const saves = h.gateway.callsOf('permissions.save') as [string, PermissionsDoc][];
+    expect(saves.at(-1)?.[1].projectDefaults.rules).toEqual([{ capability: 'write', effect: 'allow', paths: ['docs/**'] }]);
+    expect(h.gateway.backend.permissions.get('/p')).toMatchObject({ projectDefaults: { rules: [{ paths: ['docs/**'] }] } });
+    expect(patternsBox()).toHaveValue('docs/**');
+  });
+
+  it('asks before Escape closes over typing not yet saved (the focus still in the box)', async () => {
+    await opened({ '/p': WRITE_PROJECT_ONLY });
+    const user = userEvent.setup();
+    await openProjectEditor();
+    await user.type(patternsBox(), '{End}{Enter}docs/**');
+    await user.keyboard('{Escape}');
+    expect(screen.getByTestId('permissions-editor')).toBeInTheDocument();
+    expect(screen.getByTestId('permissions-confirm-close')).toHaveTextContent('Close without saving?');
+    expect(patternsBox()).toHaveValue('**\ndocs/**');
+  });
+
+  it('keeps the raw text under the cursor: a trailing newline or an empty line mid-edit is not reformatted, and saves as one pattern a line', async () => {
+    const h = await opened({ '/p': WRITE_PROJECT_ONLY });
+    const user = userEvent.setup();
+    await openProjectEditor();
+    const box = patternsBox();
+    await user.type(box, '{End}{Enter}');
+    expect(box).toHaveValue('**\n');
+    expect(screen.getByTestId('permissions-save')).toBeEnabled();
+    await user.type(box, '{Enter} src/** {Enter}');
+    expect(box).toHaveValue('**\n\n src/** \n');
+    await user.type(box, 'lib/**');
+    expect(box).toHaveValue('**\n\n src/** \nlib/**');
+    expect(box.selectionStart).toBe(box.value.length);
+
+    await user.keyboard('{Control>}s{/Control}');
+    await screen.findByTestId('permissions-saved');
+    const [[, saved]] = h.gateway.callsOf('permissions.save') as [[string, PermissionsDoc]];
+    expect(saved.projectDefaults.rules).toEqual([{ capability: 'write', effect: 'allow', paths: ['**', 'src/**', 'lib/**'] }]);
+    expect(box).toHaveValue('**\n\n src/** \nlib/**'); // saving does not reformat what is in the box either
+    await user.type(box, '{Enter}');
+    expect(box).toHaveValue('**\n\n src/** \nlib/**\n');
+  });
+
+  it('tests against what is typed, and the box shows the stored patterns again once read afresh', async () => {
+    await opened({ '/p': WRITE_PROJECT_ONLY });
+    const user = userEvent.setup();
+    await openProjectEditor();
+    await user.clear(patternsBox());
+    await user.type(patternsBox(), ' src/**{Enter}');
+    expect(within(screen.getByTestId('permissions-test')).getByRole('heading')).toHaveTextContent('(against the unsaved rules)');
+    const outside = await test('write', 'x.txt');
+    expect(outside).toHaveAttribute('data-effect', 'deny');
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByTestId('permissions-discard'));
+    await openProjectEditor();
+    expect(patternsBox()).toHaveValue('**');
+  });
+
+  it('keeps the cursor where the user types in the middle of the box', async () => {
+    await opened({ '/p': WRITE_PROJECT_ONLY });
+    const user = userEvent.setup();
+    await openProjectEditor();
+    const box = patternsBox();
+    await user.type(box, 'src/**{Enter}{Enter}', { initialSelectionStart: 0, initialSelectionEnd: 0 });
+    expect(box).toHaveValue('src/**\n\n**');
+    expect(box.selectionStart).toBe(8);
+    await user.type(box, 'lib/**', { skipClick: true });
+    expect(box).toHaveValue('src/**\n\nlib/****');
+    expect(box.selectionStart).toBe(14);
+  });
+
+  it('keeps what is typed while a save is under way (unsaved, then saved by the next Ctrl+S)', async () => {
+    const h = await opened({ '/p': WRITE_PROJECT_ONLY });
+    const user = userEvent.setup();
+    await openProjectEditor();
+    const save = h.gateway.permissions.save.bind(h.gateway.permissions);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const spy = vi.spyOn(h.gateway.permissions, 'save').mockImplementationOnce(async (root, doc) => {
+      await held;
+      return save(root, doc);
+    });
+    await user.type(patternsBox(), '{End}{Enter}src/**');
+    await user.keyboard('{Control>}s{/Control}');
+    await user.type(patternsBox(), '{Enter}lib/**', { skipClick: true });
+    release();
+    await waitFor(() => expect(screen.getByTestId('permissions-save')).toBeEnabled());
+    expect(patternsBox()).toHaveValue('**\nsrc/**\nlib/**');
+    expect(screen.getByText('Unsaved changes')).toBeInTheDocument();
+    expect(h.gateway.backend.permissions.get('/p')).toMatchObject({ projectDefaults: { rules: [{ paths: ['**', 'src/**'] }] } });
+    await user.keyboard('{Escape}');
+    expect(screen.getByTestId('permissions-confirm-close')).toBeInTheDocument();
+    await user.keyboard('{Control>}s{/Control}');
+    await screen.findByTestId('permissions-saved');
+    expect(spy).toHaveBeenCalledTimes(2);
+    expect(h.gateway.backend.permissions.get('/p')).toMatchObject({ projectDefaults: { rules: [{ paths: ['**', 'src/**', 'lib/**'] }] } });
+  });
+
+  it('keeps the refused field marked and the raw text while the user fixes it', async () => {
+    const h = await opened({ '/p': WRITE_PROJECT_ONLY });
+    const user = userEvent.setup();
+    await openProjectEditor();
+    await user.type(patternsBox(), '{End}{Enter}../outside/**');
+    await user.keyboard('{Control>}s{/Control}');
+    await screen.findByTestId('permissions-save-error');
+    expect(patternsBox()).toHaveClass('invalid');
+    expect(patternsBox()).toHaveValue('**\n../outside/**');
+    await user.type(patternsBox(), '{Backspace>13/}{Enter}');
+    expect(patternsBox()).toHaveValue('**\n\n');
+    expect(patternsBox()).toHaveClass('invalid'); // until the next save says otherwise
+    await user.keyboard('{Control>}s{/Control}');
+    await screen.findByTestId('permissions-saved');
+    expect(patternsBox()).not.toHaveClass('invalid');
+    expect(h.gateway.backend.permissions.get('/p')).toEqual(WRITE_PROJECT_ONLY);
+  });
+
+  it('keeps each box its own text when a rule above is removed', async () => {
+    await opened({ '/p': WRITE_PROJECT_ONLY });
+    const user = userEvent.setup();
+    await openProjectEditor();
+    await user.click(screen.getByTestId('permissions-add-rule'));
+    await user.type(patternsBox(1), 'docs/**{Enter}');
+    await user.click(within(screen.getAllByTestId('permission-rule')[0]).getByTestId('rule-remove'));
+    expect(screen.getAllByTestId('permission-rule')).toHaveLength(1);
+    expect(patternsBox(0)).toHaveValue('docs/**\n');
+  });
+
+  it("in an agent's own rules: typing counts, Escape asks, Ctrl+S saves the command patterns typed", async () => {
+    const h = await opened({ '/p': WRITE_PROJECT_ONLY });
+    const user = userEvent.setup();
+    await openAgentEditor('a1');
+    await user.click(screen.getByTestId('permissions-override'));
+    await user.click(screen.getByTestId('permissions-save'));
+    await screen.findByTestId('permissions-saved');
+    await user.click(screen.getByTestId('permissions-add-rule'));
+    await user.selectOptions(screen.getByTestId('rule-capability'), 'executeBash');
+    await user.click(screen.getByTestId('permissions-save'));
+    await screen.findByTestId('permissions-saved');
+
+    await user.type(patternsBox(), 'git push *');
+    expect(screen.getByTestId('permissions-save')).toBeEnabled();
+    await user.keyboard('{Escape}');
+    expect(screen.getByTestId('permissions-confirm-close')).toBeInTheDocument();
+    await user.click(screen.getByText('Keep editing'));
+    await user.type(patternsBox(), '{Enter}rm -rf *');
+    await user.keyboard('{Control>}s{/Control}');
+    await screen.findByTestId('permissions-saved');
+    const saves = h.gateway.callsOf('permissions.save') as [string, PermissionsDoc][];
+    expect(saves.at(-1)?.[1].agents).toEqual({ a1: { rules: [{ capability: 'executeBash', effect: 'allow', commands: ['git push *', 'rm -rf *'] }], fallback: 'deny' } });
+    await user.keyboard('{Escape}');
+    expect(screen.queryByTestId('permissions-editor')).not.toBeInTheDocument();
   });
 });
 

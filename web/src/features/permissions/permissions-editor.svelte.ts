@@ -3,6 +3,8 @@ import {
   fieldTarget,
   newDocument,
   newOverride,
+  patternsOf,
+  patternsText,
   policyOf,
   withCapability,
   withPatterns,
@@ -29,6 +31,12 @@ import {
  * it with `permissions.save`, and tests a path or a command against the draft. A refused save
  * keeps the draft and marks the field the backend named; a file that cannot be read is shown
  * and cannot be saved over.
+ *
+ * A patterns box is an edit at every keystroke (`setPatterns` on `input`, not on `change`: the
+ * draft, `dirty`, Ctrl+S and the close question follow what is typed). What the user typed is
+ * kept as typed (`patternsText`), so a trailing newline, an empty line or a space mid-edit is
+ * not reformatted under the cursor; the draft holds the parsed list (one pattern a line, blanks
+ * dropped) and the text shows the draft's own list again once the draft no longer reads so.
  */
 export class PermissionsEditorModel {
   readonly root: string;
@@ -50,6 +58,8 @@ export class PermissionsEditorModel {
   #testedTarget = $state('');
   #testError = $state<string | null>(null);
   #denials = $state.raw<Denial[]>([]);
+  /** The patterns boxes' text as typed, by rule index of this scope's policy (absent: the draft's list). */
+  #typed = $state.raw<Readonly<Record<number, string>>>({});
   #gateway: Gateway;
 
   constructor(gateway: Gateway, root: string, scope: string | null) {
@@ -92,6 +102,16 @@ export class PermissionsEditorModel {
   /** The project defaults (an agent's editor shows what it inherits). */
   get defaults(): PermissionPolicy | undefined {
     return this.#draft?.projectDefaults;
+  }
+
+  /**
+   * The text of rule `index`'s patterns box (this scope's policy): what the user typed while it
+   * still reads as the rule's patterns, else the patterns one per line.
+   */
+  patternsText(index: number): string {
+    const rule = this.policy?.rules[index];
+    if (!rule) return '';
+    return this.#typed[index] ?? patternsText(rule);
   }
 
   get dirty(): boolean {
@@ -150,6 +170,7 @@ export class PermissionsEditorModel {
       this.#platform = info.platform;
       this.#exposed = info.exposed ?? [];
       this.#draft = info.document;
+      this.#typed = {};
       this.#dirty = false;
       await this.loadDenials();
     } catch (error) {
@@ -187,6 +208,12 @@ export class PermissionsEditorModel {
   }
 
   removeRule(index: number): void {
+    // The boxes below the removed rule keep their text: it moves up with them.
+    this.#typed = Object.fromEntries(
+      Object.entries(this.#typed)
+        .filter(([at]) => Number(at) !== index)
+        .map(([at, text]) => [Number(at) > index ? Number(at) - 1 : Number(at), text]),
+    );
     this.#editPolicy((p) => ({ ...p, rules: p.rules.filter((_, i) => i !== index) }));
   }
 
@@ -198,7 +225,10 @@ export class PermissionsEditorModel {
     this.#editRule(index, (r) => ({ ...r, effect }));
   }
 
+  /** Rule `index`'s patterns box as typed (every keystroke): kept as is, parsed into the draft. */
   setPatterns(index: number, text: string): void {
+    if (!this.policy?.rules[index]) return;
+    this.#typed = { ...this.#typed, [index]: text };
     this.#editRule(index, (r) => withPatterns(r, text));
   }
 
@@ -206,14 +236,21 @@ export class PermissionsEditorModel {
     this.#editPolicy((p) => ({ ...p, fallback }));
   }
 
-  /** Saves the draft; true when the backend took it (the draft is then what it stored). */
+  /**
+   * Saves the draft; true when the backend took it (the draft is then what it stored, unless
+   * the user typed on while it was saving: those edits stay, unsaved).
+   */
   async save(): Promise<boolean> {
     if (!this.canSave || this.#draft === null) return false;
+    const sent = this.#draft;
     this.#saving = true;
     this.#saveError = null;
     this.#invalid = null;
     try {
-      this.#draft = await this.#gateway.permissions.save(this.root, this.#draft);
+      const stored = await this.#gateway.permissions.save(this.root, sent);
+      if (this.#draft !== sent) return true;
+      this.#draft = stored;
+      this.#keepTypedThatReads();
       this.#dirty = false;
       this.#saved = true;
       return true;
@@ -246,8 +283,23 @@ export class PermissionsEditorModel {
 
   #edit(doc: PermissionsDoc): void {
     this.#draft = doc;
+    this.#keepTypedThatReads();
     this.#dirty = true;
     this.#saved = false;
+  }
+
+  /**
+   * Drops the typed text of every box whose rule no longer reads so (the draft changed under it:
+   * the saved document, another policy shown, a rule gone): that box shows the draft's list.
+   */
+  #keepTypedThatReads(): void {
+    const rules = this.policy?.rules ?? [];
+    const typed = Object.entries(this.#typed);
+    const reading = typed.filter(([at, text]) => {
+      const rule = rules[Number(at)];
+      return rule !== undefined && samePatterns(patternsOf(withPatterns(rule, text)), patternsOf(rule));
+    });
+    if (reading.length !== typed.length) this.#typed = Object.fromEntries(reading);
   }
 
   #editPolicy(change: (policy: PermissionPolicy) => PermissionPolicy): void {
@@ -259,4 +311,8 @@ export class PermissionsEditorModel {
   #editRule(index: number, change: (rule: PermissionRule) => PermissionRule): void {
     this.#editPolicy((p) => ({ ...p, rules: p.rules.map((r, i) => (i === index ? change(r) : r)) }));
   }
+}
+
+function samePatterns(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((pattern, i) => pattern === b[i]);
 }
