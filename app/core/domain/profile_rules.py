@@ -57,6 +57,23 @@ def _file_name(name: str) -> bool:
     return bool(name) and not is_path(name) and name not in (".", "..")
 
 
+def shell_misfit_problem(profile: Profile) -> str | None:
+    """Why `profile`'s empty command cannot be the user's shell, in the user's words
+    (`shell_misfit`), or `None`: what Save refuses and Test reports alike."""
+    misfit = shell_misfit(profile)
+    if misfit == "arguments":
+        # A trial blanked the command of a Claude Code copy: it ran bash with Claude's flags.
+        return ("name the CLI's command (e.g. claude): an empty command runs your shell, "
+                "which takes none of this profile's arguments")
+    if misfit == "cli":
+        # A trial saved the Custom CLI template without a command: it launched a plain shell,
+        # which neither reads a convention file nor takes a context flag.
+        return ("name the CLI's command (e.g. my-cli): an empty command runs your shell, "
+                "which is never detected and reads its context only from an environment "
+                "variable")
+    return None
+
+
 def profile_problems(profile: Profile) -> list[FieldProblem]:
     """Every rule `profile` breaks, in field order (empty when it is usable)."""
     out: list[FieldProblem] = []
@@ -74,16 +91,8 @@ def profile_problems(profile: Profile) -> list[FieldProblem]:
     elif is_path(command) and not is_absolute(command):
         bad("command", f"'{command}' is a relative path: give the absolute path of the "
                        "executable, or a name found on the PATH")
-    elif shell_misfit(profile) == "arguments":
-        # A trial blanked the command of a Claude Code copy: it ran bash with Claude's flags.
-        bad("command", "name the CLI's command (e.g. claude): an empty command runs your "
-                       "shell, which takes none of this profile's arguments")
-    elif shell_misfit(profile) == "cli":
-        # A trial saved the Custom CLI template without a command: it launched a plain shell,
-        # which neither reads a convention file nor takes a context flag.
-        bad("command", "name the CLI's command (e.g. my-cli): an empty command runs your "
-                       "shell, which is never detected and reads its context only from "
-                       "an environment variable")
+    elif (misfit := shell_misfit_problem(profile)) is not None:
+        bad("command", misfit)
     for key in profile.env:
         field = f"env.{key}"
         if not ENV_NAME.fullmatch(key):

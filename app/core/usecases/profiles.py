@@ -11,7 +11,12 @@ from typing import Any
 from app.core.domain.detection import Detection
 from app.core.domain.documents import dump_document, parse_document
 from app.core.domain.field_labels import field_refusal
-from app.core.domain.profile_rules import FieldProblem, is_path, profiles_problems
+from app.core.domain.profile_rules import (
+    FieldProblem,
+    is_path,
+    profiles_problems,
+    shell_misfit_problem,
+)
 from app.core.domain.profiles import (
     Profile,
     ProfilesDoc,
@@ -64,10 +69,14 @@ class DetectProfiles:
         """Detect one profile (the editor's Test button).
 
         An empty command (the user's shell) is installed, its shell's path reported when one
-        is configured; a profile without `detect` is looked up only (nothing is run); else its
-        detection command runs within its timeout.
+        is configured, unless the profile cannot be the shell (`shell_misfit`): then it
+        `failed`, its output saying why, as Save refuses it; a profile without `detect` is
+        looked up only (nothing is run); else its detection command runs within its timeout.
         """
-        if not profile.command:
+        misfit = shell_misfit_problem(profile)
+        if misfit is not None:
+            found = Detection("failed", output=misfit)
+        elif not profile.command:
             found = Detection("installed", path=self._shell or None,
                               output=f"uses your shell: {self._shell}" if self._shell else "")
         elif profile.detect is None:

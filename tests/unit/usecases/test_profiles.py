@@ -198,3 +198,19 @@ def test_an_earlier_versions_builtin_with_an_empty_command_runs_its_cli_and_save
     assert [p["command"] for p in json.loads(fs.files[FILE])["profiles"]] == \
         ["claude", "aider", "", ""]
     assert saved[3].name == "My shell"
+
+
+def test_test_reports_an_empty_command_save_would_refuse() -> None:
+    # Trial finding: Test said "found · /bin/bash" for a Custom CLI without a command, which
+    # Save then refused ("an empty command runs your shell, which is never detected").
+    custom = Profile(id="custom", name="Custom CLI", command="",
+                     context_injection={"strategy": "conventionFile", "target": "AGENTS.md"})
+    found = DetectProfiles(FakeDetector({}), "/bin/bash").one(custom)
+    assert found.detection.state == "failed" and not found.installed
+    assert "empty command runs your shell" in found.detection.output
+    with_args = CLAUDE.model_copy(update={"command": ""})
+    assert "takes none of this profile's arguments" in \
+        DetectProfiles(FakeDetector({}), "/bin/bash").one(with_args).detection.output
+    # the Shell profile's empty command is still the user's shell
+    shell = DetectProfiles(FakeDetector({}), "/bin/bash").one(SHELL)
+    assert shell.installed and shell.detection.path == "/bin/bash"

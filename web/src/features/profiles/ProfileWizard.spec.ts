@@ -221,6 +221,31 @@ describe('Profiles… (the wizard after the first run)', () => {
     });
   });
 
+  it('says every listed profile is kept, unticked ones too', async () => {
+    // Trial finding: "Ticked ones are saved", yet an unticked added profile with a problem blocked Save.
+    const h = harness({ profiles: [shell] });
+    const wizard = await openProfiles(h);
+    expect(within(wizard).getByTestId('wizard-lead')).toHaveTextContent('Every profile listed is kept, unticked ones too');
+    expect(within(wizard).getByTestId('wizard-lead')).not.toHaveTextContent('Ticked ones are saved');
+  });
+
+  it('asks before removing a saved custom profile; Keep keeps it, Remove drops it on Save', async () => {
+    const h = harness({ installed: ['sh', 'myllm'], profiles: [shell, custom] });
+    const wizard = await openProfiles(h);
+    await fireEvent.click(within(wizard).getByTestId('remove-my-llm'));
+    expect(within(wizard).getByTestId('confirm-remove-my-llm')).toHaveTextContent('Remove My LLM? Agents using it cannot start');
+    await fireEvent.click(within(wizard).getByTestId('confirm-remove-no-my-llm'));
+    expect(within(wizard).getByTestId('profile-row-my-llm')).toBeInTheDocument();
+    expect(within(wizard).queryByTestId('confirm-remove-my-llm')).not.toBeInTheDocument();
+    await fireEvent.click(within(wizard).getByTestId('remove-my-llm'));
+    await fireEvent.click(within(wizard).getByTestId('confirm-remove-yes-my-llm'));
+    expect(within(wizard).queryByTestId('profile-row-my-llm')).not.toBeInTheDocument();
+    expect(h.gateway.callsOf('profiles.save')).toHaveLength(0); // deleted on Save only
+    await fireEvent.click(within(wizard).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByTestId('wizard')).not.toBeInTheDocument());
+    expect((await h.gateway.profiles.list()).map((p) => p.id)).toEqual(['shell']);
+  });
+
   it('offers no Cancel on the first run', async () => {
     const h = harness({ firstRun: true });
     render(App, { props: { services: h }, context: h.context });
@@ -363,5 +388,76 @@ describe('Profile editor', () => {
     expect(w.getByTestId('pe-env')).toHaveFocus(); // the field at fault, focused
     // named as the user knows it, not by its index in the list sent nor its path in the profile
     expect(w.getByText(/^Could not save profiles:/)).toHaveTextContent('Could not save profiles: Claude Code: Environment: PATH is set by IdeA');
+  });
+
+  describe('trial findings: Test and Save agree, Remove, the Name error', () => {
+    it('Test of a Custom CLI without a command reports what Save refuses', async () => {
+      // Trial finding: Test said "found · /bin/bash", Save refused "an empty command runs your shell".
+      const h = harness({ installed: ['sh', 'claude'] });
+      const w = await open(h);
+      await w.findByRole('checkbox', { name: /Shell/ });
+      await fireEvent.change(w.getByTestId('add-profile'), { target: { value: 'custom' } });
+      await fireEvent.click(w.getByTestId('pe-test'));
+      expect(await w.findByTestId('pe-test-state')).toHaveTextContent('failed');
+      expect(w.getByTestId('pe-test-state')).not.toHaveTextContent('found');
+      expect(w.getByTestId('pe-test-output')).toHaveTextContent('an empty command runs your shell, which is never detected');
+      expect(w.getByTestId('detect-custom')).toHaveTextContent('needs a command');
+      await fireEvent.click(w.getByRole('button', { name: 'Save' }));
+      expect(await w.findByText(/Could not save profiles: Custom CLI: Command: name the CLI's command/)).toBeInTheDocument();
+    });
+
+    it('a Shell whose command Test does not find says so, unticked with a word, not "always available"', async () => {
+      const h = harness({ installed: ['sh', 'claude'] });
+      const w = await open(h);
+      const box = await w.findByRole('checkbox', { name: /Shell/ });
+      expect(box).toBeChecked();
+      expect(w.getByTestId('detect-shell')).toHaveTextContent('always available');
+      await fireEvent.click(w.getByTestId('edit-shell'));
+      await fireEvent.input(w.getByTestId('pe-command'), { target: { value: '/no/such/shell' } });
+      expect(w.getByTestId('detect-shell')).toHaveTextContent('not tested');
+      await fireEvent.click(w.getByTestId('pe-test'));
+      expect(await w.findByTestId('pe-test-state')).toHaveTextContent('not found');
+      expect(w.getByTestId('detect-shell')).toHaveTextContent('not found');
+      expect(w.getByTestId('detect-shell')).not.toHaveTextContent('always available');
+      expect(w.getByRole('checkbox', { name: /Shell/ })).not.toBeChecked();
+      expect(w.getByRole('checkbox', { name: /Shell/ })).toBeDisabled();
+      expect(w.getByTestId('unticked-shell')).toHaveTextContent('Unticked: Test did not find /no/such/shell');
+      await fireEvent.input(w.getByTestId('pe-command'), { target: { value: 'sh' } });
+      expect(w.queryByTestId('unticked-shell')).not.toBeInTheDocument();
+      await fireEvent.click(w.getByTestId('pe-test'));
+      await waitFor(() => expect(w.getByTestId('detect-shell')).toHaveTextContent('always available'));
+      expect(w.getByRole('checkbox', { name: /Shell/ })).toBeEnabled();
+    });
+
+    it('removes a profile added in this dialog at once; built-ins have no Remove', async () => {
+      const h = harness({ installed: ['sh', 'claude'] });
+      const w = await open(h);
+      await w.findByRole('checkbox', { name: /Shell/ });
+      expect(w.queryByTestId('remove-claude-code')).not.toBeInTheDocument();
+      expect(w.queryByTestId('remove-shell')).not.toBeInTheDocument();
+      await fireEvent.change(w.getByTestId('add-profile'), { target: { value: 'custom' } });
+      await fireEvent.click(w.getByTestId('duplicate-claude-code'));
+      await fireEvent.click(w.getByTestId('remove-custom'));
+      expect(w.queryByTestId('profile-row-custom')).not.toBeInTheDocument();
+      expect(w.queryByTestId('confirm-remove-custom')).not.toBeInTheDocument();
+      await fireEvent.click(w.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(h.gateway.callsOf('profiles.save')).toHaveLength(1));
+      const [saved] = h.gateway.callsOf('profiles.save')[0] as [Profile[]];
+      expect(saved.map((p) => p.id)).toEqual(['claude-code', 'shell', 'claude-code-copy']);
+    });
+
+    it('names an empty Name next to Name, not at the bottom of the form', async () => {
+      const h = harness({ installed: ['sh', 'claude'] });
+      const w = await open(h);
+      await fireEvent.click(await w.findByTestId('edit-claude-code'));
+      await fireEvent.input(w.getByTestId('pe-name'), { target: { value: '' } });
+      h.gateway.failNext('profiles.save', new GatewayError('INVALID', 'claude-code: Name: give the profile a name', { field: 'profiles[0].name', label: 'Name' }));
+      await fireEvent.click(w.getByRole('button', { name: 'Save' }));
+      const error = await w.findByTestId('pe-name-error');
+      expect(error).toHaveTextContent('give the profile a name');
+      expect(error.parentElement).toContainElement(w.getByTestId('pe-name'));
+      expect(within(w.getByTestId('profile-editor')).getAllByRole('alert')).toHaveLength(1);
+      expect(w.getByTestId('pe-name')).toHaveFocus();
+    });
   });
 });

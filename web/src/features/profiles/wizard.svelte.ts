@@ -40,11 +40,15 @@ export interface WizardRow {
   /** How to install the catalogue's CLI, kept from its last detection while an edited command
    * is not tested yet (the hint stays until Test finds it). */
   install?: string | null;
+  /** Test found its command missing while it was ticked, so it was unticked: said on the row
+   * until its command changes, Test finds it or it is ticked again. */
+  untickedByTest?: boolean;
 }
 
-/** Whether the row's command is known to be missing (the row cannot be ticked until it is fixed). */
+/** Whether the row's command is known to be missing (the row cannot be ticked until it is fixed).
+ * The Shell row too: its empty command (your shell) is always found, a path given to it may not be. */
 export function isMissing(row: WizardRow): boolean {
-  if (row.id === 'shell' || !row.profile || !row.profile.command) return false;
+  if (!row.profile || !row.profile.command) return false;
   if (row.detection === null) return false; // not tested since loaded or edited: the save checks it
   return row.detection.state !== undefined ? row.detection.state === 'missing' : !row.detection.installed;
 }
@@ -188,6 +192,7 @@ export class ProfileWizard {
         install: commandChanged ? (r.detection?.install ?? r.install ?? null) : r.install,
         installed: commandChanged ? false : r.installed,
         version: commandChanged ? null : r.version,
+        untickedByTest: commandChanged ? false : r.untickedByTest,
       };
     });
     if (this.#fieldError?.id === id) this.#fieldError = null;
@@ -200,8 +205,15 @@ export class ProfileWizard {
     this.#testing = id;
     try {
       const found = await this.#gateway.profiles.test(row.profile);
-      this.#rows = this.#rows.map((r) => (r.id === id ? { ...r, detection: found, installed: found.installed, version: found.version } : r));
-      if (found.state === 'missing') this.#selected = { ...this.#selected, [id]: false };
+      const missing = found.state === 'missing';
+      // A ticked row whose command Test does not find is unticked, and the row says so.
+      const unticked = missing && (this.#selected[id] ?? false);
+      this.#rows = this.#rows.map((r) =>
+        r.id === id
+          ? { ...r, detection: found, installed: found.installed, version: found.version, untickedByTest: unticked || (missing && r.untickedByTest) }
+          : r,
+      );
+      if (missing) this.#selected = { ...this.#selected, [id]: false };
       return found;
     } catch (error) {
       this.#error = `Test failed: ${asGatewayError(error).message}`;
@@ -221,6 +233,28 @@ export class ProfileWizard {
     this.#rows = [...this.#rows, { ...row, id: newId, name: profile.name, profile, custom: true, edited: true, saved: false }];
     this.#selected = { ...this.#selected, [newId]: false };
     this.#editing = newId;
+  }
+
+  /** Whether row `id` can be removed: a profile the user added (here or saved before), never a
+   * built-in one (the catalogue has it). */
+  removable(id: string): boolean {
+    return this.row(id)?.custom ?? false;
+  }
+
+  /** Drops row `id` (a custom profile, see `removable`): it is not sent, so Save deletes a saved
+   * one from `profiles.json`; Cancel brings it back. */
+  remove(id: string): void {
+    if (!this.removable(id)) return;
+    this.#rows = this.#rows.filter((r) => r.id !== id);
+    const selected = { ...this.#selected };
+    delete selected[id];
+    this.#selected = selected;
+    this.#unsaved = Object.fromEntries(Object.entries(this.#unsaved).filter(([row]) => row !== id));
+    if (this.#editing === id) this.#editing = null;
+    if (this.#fieldError?.id === id) {
+      this.#fieldError = null;
+      this.#error = null;
+    }
   }
 
   /** A new profile from template `templateId` (or a blank one), opened in the editor, unticked. */
@@ -292,6 +326,7 @@ export class ProfileWizard {
     const row = this.row(id);
     if (on && row && isMissing(row)) return; // give it a path (and Test) first
     this.#selected = { ...this.#selected, [id]: on };
+    if (on && row?.untickedByTest) this.#rows = this.#rows.map((r) => (r.id === id ? { ...r, untickedByTest: false } : r));
   }
 
   /** Saves the ticked profiles (and, unticked as `enabled: false`, the ones the user added or

@@ -103,6 +103,19 @@ const MOCK_INSTALL: Record<string, string> = {
   aider: 'python -m pip install aider-install && aider-install',
 };
 
+/** Why `profile`'s empty command cannot be the user's shell (the backend's
+ * `profile_rules.shell_misfit_problem`), or null: Test reports it, Save refuses it. */
+export function shellMisfit(profile: Profile): string | null {
+  if (profile.command) return null;
+  if (profile.args.length > 0 || profile.session || (profile.projectAccess?.args.length ?? 0) > 0) {
+    return "name the CLI's command (e.g. claude): an empty command runs your shell, which takes none of this profile's arguments";
+  }
+  if (profile.detect || ['conventionFile', 'flag'].includes(profile.contextInjection.strategy)) {
+    return "name the CLI's command (e.g. my-cli): an empty command runs your shell, which is never detected and reads its context only from an environment variable";
+  }
+  return null;
+}
+
 export const BUILTIN_PROFILES: Profile[] = [
   { id: 'claude-code', name: 'Claude Code', command: 'claude', args: [], contextInjection: { strategy: 'conventionFile', target: 'CLAUDE.md' } },
   { id: 'codex-cli', name: 'Codex CLI', command: 'codex', args: [], contextInjection: { strategy: 'conventionFile', target: 'AGENTS.md' } },
@@ -330,8 +343,22 @@ export class MockBackend {
     return this.api as unknown as BridgeApi;
   }
 
-  /** Mock detection: a command is installed when `options.installed` lists it. */
+  /** Mock detection: a command is installed when `options.installed` lists it; an empty one is
+   * the user's shell (`/bin/sh`), or fails saying why when the profile cannot be the shell. */
   #detect(profile: Profile): ProfileDetection {
+    if (!profile.command) {
+      const misfit = shellMisfit(profile);
+      return {
+        profile,
+        installed: misfit === null,
+        version: null,
+        state: misfit === null ? 'installed' : 'failed',
+        path: misfit === null ? '/bin/sh' : null,
+        output: misfit ?? 'uses your shell: /bin/sh',
+        exitCode: null,
+        install: null,
+      };
+    }
     const installed = this.#options.installed.includes(profile.command);
     const version = installed && profile.id !== 'shell' ? `${profile.command} 1.0.0` : null;
     return {
@@ -717,6 +744,8 @@ export class MockBackend {
       save: (profiles: Profile[]) =>
         this.#reply('profiles.save', [profiles], () => {
           profiles.forEach((profile, index) => {
+            const misfit = shellMisfit(profile);
+            if (misfit) throw new GatewayError('INVALID', `${profile.name || profile.id}: Command: ${misfit}`, { field: `profiles[${index}].command`, label: 'Command' });
             if (profile.enabled !== false && profile.command && !this.#options.installed.includes(profile.command)) {
               // As the backend: the profile by its name, the field by the editor's label.
               const field = `profiles[${index}].command`;
