@@ -15,16 +15,20 @@ async function menuAction(cell: HTMLElement, testid: string) {
   await fireEvent.click(within(cell).getByTestId(testid));
 }
 
+/** Coder launched into the project's one cell from its empty-cell buttons; its terminal shown. */
+async function launchCoder() {
+  const h = harness({ projects: [project('/p', { agents: [coder] })] });
+  await openProject(h);
+  await fireEvent.click(screen.getByTestId('launch-agent'));
+  await fireEvent.click(await screen.findByTestId('launch-agent-option'));
+  const terminal = await screen.findByTestId('terminal');
+  await settle();
+  return { h, terminal };
+}
+
 describe('launching into a cell', () => {
   it('takes the layouts agents.launch returns and sends no layout.edit (agentWasRunning survives)', async () => {
-    const h = harness({ projects: [project('/p', { agents: [coder] })] });
-    await openProject(h);
-
-    await fireEvent.click(screen.getByTestId('launch-agent'));
-    await fireEvent.click(await screen.findByTestId('launch-agent-option'));
-    const terminal = await screen.findByTestId('terminal');
-    await settle();
-
+    const { h, terminal } = await launchCoder();
     expect(terminal.dataset.sessionId).toBe('s1');
     expect(h.gateway.callsOf('agents.launch')).toEqual([['/p', 'a1', 'n1', expect.any(Number), expect.any(Number)]]);
     expect(h.gateway.callsOf('layout.edit')).toEqual([]);
@@ -34,12 +38,7 @@ describe('launching into a cell', () => {
 
   it("keeps the agent's name in its cell header while the agents cannot be read", async () => {
     // Trial: with agents.json broken, the header of a running agent's cell read "AGENT".
-    const h = harness({ projects: [project('/p', { agents: [coder] })] });
-    await openProject(h);
-    await fireEvent.click(screen.getByTestId('launch-agent'));
-    await fireEvent.click(await screen.findByTestId('launch-agent-option'));
-    await screen.findByTestId('terminal');
-    await settle();
+    const { h } = await launchCoder();
     const tab = h.workspace.activeTab!;
     tab.refresh({ ...project('/p'), agents: [], layouts: tab.layouts, sessions: [...tab.sessions] });
     await settle();
@@ -116,12 +115,7 @@ describe('detached sessions', () => {
   });
 
   it('re-attaches a detached agent through agents.launch', async () => {
-    const h = harness({ projects: [project('/p', { agents: [coder] })] });
-    await openProject(h);
-    await fireEvent.click(screen.getByTestId('launch-agent'));
-    await fireEvent.click(await screen.findByTestId('launch-agent-option'));
-    await screen.findByTestId('terminal');
-    await settle();
+    const { h } = await launchCoder();
 
     await menuAction(screen.getByTestId('cell'), 'clear-cell');
     const show = await screen.findByTestId('show-session');
