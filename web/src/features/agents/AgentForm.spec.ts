@@ -72,6 +72,21 @@ describe('agents panel', () => {
     expect(screen.getByTestId('agent-item')).toHaveTextContent('Codex CLI');
   });
 
+  it("drops its 'agents.json could not be read' error once the file is readable again", async () => {
+    // Trial: the error stayed after the file was fixed (Create then worked).
+    const h = await panel();
+    await fireEvent.click(screen.getByTestId('new-agent'));
+    await fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Reviewer' } });
+    h.gateway.push({ events: [{ type: 'problem', root: '/p', file: '/p/.ideai/agents.json', message: 'line 1: expected an object' }] });
+    h.gateway.failNext('agents.create', new GatewayError('CORRUPT_FILE', '/p/.ideai/agents.json could not be read: line 1: expected an object'));
+    await fireEvent.click(screen.getByTestId('agent-save'));
+    const form = screen.getByTestId('agent-form');
+    await waitFor(() => expect(form).toHaveTextContent('agents.json could not be read'));
+    h.gateway.push({ events: [{ type: 'problemResolved', root: '/p', file: '/p/.ideai/agents.json' }] });
+    await waitFor(() => expect(form).not.toHaveTextContent('could not be read'));
+    expect(screen.getByLabelText('Name')).toHaveValue('Reviewer'); // nothing typed is lost
+  });
+
   it('refuses a duplicate name', async () => {
     const h = await panel();
     await h.workspace.activeTab!.createAgent({ name: 'Reviewer', persona: '', profileId: 'shell' });
