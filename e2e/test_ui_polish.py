@@ -517,3 +517,27 @@ def test_a_small_empty_cells_buttons_stack_in_a_tidy_column(launch, tmp_path: Pa
     cell.locator(".empty").evaluate("(e) => { e.scrollTop = e.scrollHeight; }")
     last = boxes()[-1]
     assert last["y"] + last["height"] <= body["y"] + body["height"] + 0.5, "the last one reachable"
+
+
+def test_a_narrow_side_panel_keeps_the_sessions_buttons_inside(launch, tmp_path: Path) -> None:
+    # Trial finding: at the side panel's 160 px minimum, a session's "Move to focused cell"
+    # overflowed the panel (a horizontal scrollbar under the list).
+    page = launch(project=tmp_path / "proj").page
+    open_shell(page, cells(page).first)
+    cell_menu(cells(page).first, "split-row")  # the new cell takes the focus
+    wait_for(lambda: cells(page).count() == 2, what="two cells")
+    cells(page).nth(1).click()
+    move = page.locator('[data-testid="session-open-here"]')
+    move.wait_for()
+    resizer = page.locator('[data-testid="side-panel-resizer"]')
+    resizer.focus()
+    page.keyboard.press("End")  # the narrowest the panel goes
+    wait_for(lambda: resizer.get_attribute("aria-valuenow") == "160", what="a 160 px panel")
+    sessions = page.locator('[data-testid="sessions-panel"]')
+    wait_for(lambda: sessions.evaluate("(e) => e.scrollWidth <= e.clientWidth"),
+             what="no horizontal overflow in the sessions panel")
+    panel, button = sessions.bounding_box(), move.bounding_box()
+    assert panel is not None and button is not None
+    assert button["x"] + button["width"] <= panel["x"] + panel["width"] + 0.5
+    assert move.get_attribute("title") == "Move it to the focused cell"
+
