@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { harness, openProject, project, settle, type Harness } from '../../test/harness';
 
@@ -176,6 +177,23 @@ describe('the keyboard goes back to the focused cell', () => {
     const first = () => screen.getAllByTestId('cell')[0];
     await waitFor(() => expect(within(first()).getByTestId('open-shell')).toHaveFocus());
     expect(first()).toHaveClass('focused');
+  });
+
+  it('at once after Balance, while the backend has not answered yet (keys typed then are not lost)', async () => {
+    // CI: the "e" of "echo" typed right after Balance went to <body> while layout.edit ran.
+    const h = await withShell();
+    const layout = h.gateway.layout as { edit: (...args: unknown[]) => Promise<unknown> };
+    const edit = layout.edit.bind(layout);
+    let release: () => void = () => {};
+    layout.edit = (...args) => new Promise((resolve) => (release = () => resolve(edit(...args))));
+    const bar = screen.getByTestId('layout-bar');
+    const user = userEvent.setup();
+    await user.click(within(bar).getByTestId('layout-menu'));
+    await user.click(within(bar).getByTestId('layout-balance')); // the focus on it, then it goes
+    await focusInFocusedCell('s1'); // before the answer
+    release();
+    await settle();
+    await focusInFocusedCell('s1');
   });
 
   it('after a layout is created, switched to, renamed, or its dialog cancelled', async () => {
