@@ -8,6 +8,7 @@ import json
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -64,10 +65,19 @@ def test_ask_blocks_until_reply_and_prints_it(world: World) -> None:
         (BOB, {"type": "agent.reply", "result": "LGTM ✓\nsecond line", "ticket": "t1"})]
 
 
+def _default_sigint() -> None:
+    """In the child before it runs: ^C as a terminal gives it. A test run launched in the
+    background of a shell without job control inherits SIGINT ignored, and Python then never
+    raises KeyboardInterrupt (the ask hung for 30 s in such a run)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_an_interrupted_ask_hangs_up_and_the_ask_is_withdrawn(world: World) -> None:
     with subprocess.Popen(idea_argv("ask", "Bob", "never mind"), env=agent_env(world),
                           cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True) as asker:
+                          text=True,
+                          preexec_fn=_default_sigint if sys.platform != "win32" else None
+                          ) as asker:
         world.dispatcher.wait_pending(1)
         asker.send_signal(signal.SIGINT)  # ^C in the agent's terminal
         asker.communicate(timeout=30)
